@@ -1,0 +1,192 @@
+"""The bonus bet (RULES.md section 5): payout of six community cards and its exact return table.
+
+The six community cards are never jokers. Each 6-card multiset of suited
+cards is classified into a bit mask of the categories that apply; a
+configuration turns a mask into a payout (``payout_by_mask``), so the hot
+loops of later stages price a community with one table lookup.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from .cards import DeckGeometry
+from .combinatorics import multisets
+from .config import GameConfig
+from .hu import _hu_level
+
+STRAIGHT_FLUSH = 1
+THREE_PAIRS = 2
+TWO_TRIPLETS = 4
+ONE_TRIPLET = 8
+HU = 16
+FLUSH = 32
+N_MASKS = 64
+
+#: The ranked categories: only the highest-paying one that applies is paid.
+RANKED = (
+    (STRAIGHT_FLUSH, "straight flush", "bonus_straight_flush"),
+    (THREE_PAIRS, "three pairs", "bonus_three_pairs"),
+    (TWO_TRIPLETS, "two triplets", "bonus_two_triplets"),
+    (ONE_TRIPLET, "one triplet", "bonus_one_triplet"),
+)
+#: Paid on top of the ranked category and of each other (when stacking is on).
+ADDED = ((HU, "hu", "bonus_hu"), (FLUSH, "flush", "bonus_flush"))
+
+NO_COMBINATION = "no combination (bet lost)"
+
+
+@njit(cache=True)
+def _bonus_mask(counts, suits, ranks):
+    """Bit mask of the bonus categories that six community cards (no jokers) meet."""
+    mask = 0
+    all_even = True
+    all_triples = True
+    top = 0
+    for t in range(suits * ranks):
+        c = counts[t]
+        if c % 2 != 0:
+            all_even = False
+        if c % 3 != 0:
+            all_triples = False
+        top = max(top, c)
+    if all_even:
+        mask |= THREE_PAIRS
+    if all_triples:
+        mask |= TWO_TRIPLETS
+    if top >= 3:
+        mask |= ONE_TRIPLET
+    for s in range(suits):
+        in_suit = 0
+        for r in range(ranks):
+            in_suit += counts[s * ranks + r]
+        if in_suit == 6:
+            mask |= FLUSH
+            for a in range(ranks - 5):
+                run = True
+                for r in range(a, a + 6):
+                    if counts[s * ranks + r] != 1:
+                        run = False
+                if run:
+                    mask |= STRAIGHT_FLUSH
+    if _hu_level(counts, suits, ranks) > 0:
+        mask |= HU
+    return mask
+
+
+@njit(cache=True)
+def _bonus_masks(counts_rows, suits, ranks, out):
+    for i in range(counts_rows.shape[0]):
+        out[i] = _bonus_mask(counts_rows[i], suits, ranks)
+
+
+def _paid_parts(mask: int, config: GameConfig) -> tuple[list[str], float]:
+    """Names of the categories paid for a mask and the total payout to 1 (no names: bet lost).
+
+    Of the ranked categories only the highest-paying is paid (several tied
+    at that payout are named together, e.g. six identical cards with two
+    decks); hu and flush are added, except the flush of a straight flush
+    unless ``straight_flush_adds_flush``. Without stacking, only the single
+    highest-paying category is paid.
+    """
+    ranked = [(getattr(config, key), name) for bit, name, key in RANKED if mask & bit]
+    added = [(getattr(config, key), name) for bit, name, key in ADDED if mask & bit]
+    if mask & STRAIGHT_FLUSH and not config.straight_flush_adds_flush:
+        added = [(pay, name) for pay, name in added if name != "flush"]
+    if not config.bonus_hu_flush_add:
+        ranked, added = ranked + added, []
+    names: list[str] = []
+    total = 0.0
+    if ranked:
+        total = max(pay for pay, _ in ranked)
+        names.append(" / ".join(name for pay, name in ranked if pay == total))
+    for pay, name in added:
+        names.append(name)
+        total += pay
+    return names, total
+
+
+def payout_by_mask(config: GameConfig) -> np.ndarray:
+    """Net result of a unit bonus bet for each category mask: the payout, or -1 when nothing is paid."""
+    table = np.empty(N_MASKS, dtype=np.float64)
+    for mask in range(N_MASKS):
+        names, total = _paid_parts(mask, config)
+        table[mask] = total if names else -1.0
+    return table
+
+
+def bonus_mask(counts: np.ndarray, geometry: DeckGeometry) -> int:
+    """Category mask of six community cards given as a count vector (no jokers)."""
+    return int(_bonus_mask(np.ascontiguousarray(counts, dtype=np.int64), geometry.suits, geometry.ranks))
+
+
+def bonus_payout(counts: np.ndarray, config: GameConfig) -> float:
+    """Net result of a unit bonus bet on six community cards: the payout to 1, or -1."""
+    return float(payout_by_mask(config)[bonus_mask(counts, config.geometry)])
+
+
+@dataclass(frozen=True)
+class BonusRow:
+    """One line of the return table: a paid combination and how often it occurs."""
+
+    combination: str
+    pays: float
+    combinations: int
+    probability: float
+    contribution: float
+
+
+@dataclass(frozen=True)
+class BonusTable:
+    """The exact return table of a resolved bonus bet."""
+
+    total_combinations: int
+    rows: list[BonusRow]
+
+    @property
+    def ev(self) -> float:
+        """Expected net result of a unit resolved bonus bet."""
+        return sum(row.contribution for row in self.rows)
+
+    @property
+    def house_edge(self) -> float:
+        """Player's expected loss per resolved unit bet (positive when the house wins)."""
+        return -self.ev
+
+
+def community_mask_counts(geometry: DeckGeometry) -> np.ndarray:
+    """Number of six-card communities (out of C(suited cards, 6)) for each category mask."""
+    avail = geometry.full_counts()
+    avail[geometry.joker] = 0
+    rows, weights = multisets(avail, 6)
+    masks = np.empty(len(rows), dtype=np.int64)
+    _bonus_masks(rows.astype(np.int64), geometry.suits, geometry.ranks, masks)
+    by_mask = np.zeros(N_MASKS, dtype=np.int64)
+    np.add.at(by_mask, masks, weights)
+    return by_mask
+
+
+def bonus_table(config: GameConfig) -> BonusTable:
+    """Exact return table of a resolved unit bonus bet: every paid combination with its count."""
+    geometry = config.geometry
+    total = comb(geometry.n_suited * geometry.copies, 6)
+    by_mask = community_mask_counts(geometry)
+    assert int(by_mask.sum()) == total
+    grouped: dict[str, tuple[float, int]] = {}
+    for mask in range(N_MASKS):
+        if by_mask[mask] == 0:
+            continue
+        names, pays = _paid_parts(mask, config)
+        label = " + ".join(names) if names else NO_COMBINATION
+        net = pays if names else -1.0
+        old = grouped.get(label, (net, 0))
+        grouped[label] = (net, old[1] + int(by_mask[mask]))
+    rows = [
+        BonusRow(label, net, n, n / total, net * n / total)
+        for label, (net, n) in sorted(grouped.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
+    ]
+    return BonusTable(total, rows)

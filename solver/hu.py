@@ -1,0 +1,201 @@
+"""Hu detection (RULES.md section 2), with jokers wild.
+
+A group of cards can form a hu when a pair and a set (triplet or run) fit
+in it, jokers filling the gaps. Since jokers are wild, this reduces to a
+joker *deficit*: for a chosen pair and set, the number of their cards the
+group lacks. The group forms a hu when the smallest deficit is at most its
+number of jokers.
+
+The pair and the set are either in one suit or in two different suits, so
+three numbers per suit decide everything: the jokers needed to complete a
+pair there, a set there, and a pair plus a set there. Then
+
+* hu       <=> min(min_s both[s], min_{a != b} pair[a] + set[b]) <= jokers
+* flush hu <=> min_s both[s] <= jokers
+
+(a joker takes the suit of the card it stands for, so a pair made of two
+jokers can sit in any suit, hence ``pair = 2`` in an empty suit).
+
+Step 14 counts only a hu that uses at least one hand card. A hand joker is
+a hand card and can replace any card of any hu, so with a joker in hand the
+rule is the plain one; without, the kernels track which pairs and sets touch
+a card type held in hand.
+
+The kernels here are compiled with numba; they take ready count vectors
+(see :mod:`solver.cards`) and never validate.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+from numba import njit
+
+from .cards import DeckGeometry
+
+#: Deficits larger than any real one.
+_NEVER = 99
+
+
+class HuLevel(IntEnum):
+    """What a group of cards can form: nothing, a hu, or a flush hu (which is the one paid)."""
+
+    NONE = 0
+    HU = 1
+    FLUSH = 2
+
+
+@njit(cache=True)
+def _suit_needs(counts, start, ranks):
+    """Jokers needed in one suit for (a pair, a set, a pair plus a set)."""
+    pair_need = 2
+    set_need = 3
+    both_need = 5
+    for t in range(ranks):
+        c = counts[start + t]
+        pair_need = min(pair_need, max(0, 2 - c))
+        set_need = min(set_need, max(0, 3 - c))
+    for a in range(ranks - 2):
+        run = max(0, 1 - counts[start + a]) + max(0, 1 - counts[start + a + 1]) + max(0, 1 - counts[start + a + 2])
+        set_need = min(set_need, run)
+    for p in range(ranks):
+        cp = counts[start + p]
+        # pair p + triplet t
+        for t in range(ranks):
+            if t == p:
+                need = max(0, 5 - cp)
+            else:
+                need = max(0, 2 - cp) + max(0, 3 - counts[start + t])
+            both_need = min(both_need, need)
+        # pair p + run a, a+1, a+2
+        for a in range(ranks - 2):
+            need = 0
+            for i in range(a, a + 3):
+                want = 3 if i == p else 1
+                need += max(0, want - counts[start + i])
+            if p < a or p > a + 2:
+                need += max(0, 2 - cp)
+            both_need = min(both_need, need)
+    return pair_need, set_need, both_need
+
+
+@njit(cache=True)
+def _hu_level(counts, suits, ranks):
+    """0 (no hu), 1 (hu) or 2 (flush hu) for a count vector whose last entry is jokers."""
+    jokers = counts[suits * ranks]
+    pair_needs = np.empty(suits, np.int64)
+    set_needs = np.empty(suits, np.int64)
+    best_flush = _NEVER
+    for s in range(suits):
+        pair_need, set_need, both_need = _suit_needs(counts, s * ranks, ranks)
+        pair_needs[s] = pair_need
+        set_needs[s] = set_need
+        best_flush = min(best_flush, both_need)
+    if best_flush <= jokers:
+        return 2
+    for a in range(suits):
+        for b in range(suits):
+            if a != b and pair_needs[a] + set_needs[b] <= jokers:
+                return 1
+    return 0
+
+
+@njit(cache=True)
+def _suit_flags_with_hand(hand, combined, start, ranks):
+    """For one suit, with no jokers: (pair, pair touching hand, set, set touching hand, pair+set touching hand)."""
+    pair_any = False
+    pair_hand = False
+    set_any = False
+    set_hand = False
+    both_hand = False
+    for p in range(ranks):
+        cp = combined[start + p]
+        hp = hand[start + p] > 0
+        if cp >= 2:
+            pair_any = True
+            if hp:
+                pair_hand = True
+        if cp >= 3:
+            set_any = True
+            if hp:
+                set_hand = True
+    for a in range(ranks - 2):
+        if combined[start + a] >= 1 and combined[start + a + 1] >= 1 and combined[start + a + 2] >= 1:
+            set_any = True
+            if hand[start + a] > 0 or hand[start + a + 1] > 0 or hand[start + a + 2] > 0:
+                set_hand = True
+    for p in range(ranks):
+        cp = combined[start + p]
+        if cp < 2:
+            continue
+        hp = hand[start + p] > 0
+        for t in range(ranks):
+            fits = cp >= 5 if t == p else combined[start + t] >= 3
+            if fits and (hp or hand[start + t] > 0):
+                both_hand = True
+        for a in range(ranks - 2):
+            fits = True
+            touches = hp
+            for i in range(a, a + 3):
+                want = 3 if i == p else 1
+                if combined[start + i] < want:
+                    fits = False
+                if hand[start + i] > 0:
+                    touches = True
+            if fits and touches:
+                both_hand = True
+    return pair_any, pair_hand, set_any, set_hand, both_hand
+
+
+@njit(cache=True)
+def _hu_level_with_hand(hand, community, suits, ranks):
+    """Like :func:`_hu_level` for hand + community, counting only hus that use a hand card."""
+    combined = hand + community
+    if hand[suits * ranks] > 0:
+        return _hu_level(combined, suits, ranks)
+    pair_any = np.zeros(suits, np.bool_)
+    pair_hand = np.zeros(suits, np.bool_)
+    set_any = np.zeros(suits, np.bool_)
+    set_hand = np.zeros(suits, np.bool_)
+    for s in range(suits):
+        pa, ph, sa, sh, bh = _suit_flags_with_hand(hand, combined, s * ranks, ranks)
+        if bh:
+            return 2
+        pair_any[s] = pa
+        pair_hand[s] = ph
+        set_any[s] = sa
+        set_hand[s] = sh
+    for a in range(suits):
+        for b in range(suits):
+            if a != b and ((pair_hand[a] and set_any[b]) or (pair_any[a] and set_hand[b])):
+                return 1
+    return 0
+
+
+@njit(cache=True)
+def _hu_levels(counts_rows, suits, ranks, out):
+    """Hu level of every row of a 2-D count array, written into ``out``."""
+    for i in range(counts_rows.shape[0]):
+        out[i] = _hu_level(counts_rows[i], suits, ranks)
+
+
+def hu_level(counts: np.ndarray, geometry: DeckGeometry) -> HuLevel:
+    """What the group ``counts`` (length ``n_types``, jokers last) can form."""
+    counts = np.ascontiguousarray(counts, dtype=np.int64)
+    return HuLevel(_hu_level(counts, geometry.suits, geometry.ranks))
+
+
+def hu_level_with_hand(hand_counts: np.ndarray, community_counts: np.ndarray, geometry: DeckGeometry) -> HuLevel:
+    """What hand + community can form with a hu that uses at least one hand card (step 14)."""
+    hand = np.ascontiguousarray(hand_counts, dtype=np.int64)
+    community = np.ascontiguousarray(community_counts, dtype=np.int64)
+    return HuLevel(_hu_level_with_hand(hand, community, geometry.suits, geometry.ranks))
+
+
+def hu_levels(counts_rows: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
+    """Hu level (0, 1, 2) of every row of a 2-D count array."""
+    rows = np.ascontiguousarray(counts_rows, dtype=np.int64)
+    out = np.empty(rows.shape[0], dtype=np.int8)
+    _hu_levels(rows, geometry.suits, geometry.ranks, out)
+    return out

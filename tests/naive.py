@@ -1,0 +1,54 @@
+"""Obviously-correct reference implementations, slow on purpose: no shared code with solver kernels."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, product
+
+from solver.cards import DeckGeometry
+
+
+def _is_set(cards: tuple[int, ...], geometry: DeckGeometry) -> bool:
+    a, b, c = sorted(cards)
+    if a == b == c:
+        return True
+    same_suit = geometry.suit_of(a) == geometry.suit_of(b) == geometry.suit_of(c)
+    return same_suit and b == a + 1 and c == b + 1
+
+
+def _five_level(cards: tuple[int, ...], geometry: DeckGeometry) -> int:
+    """0/1/2 for five suited cards: no hu / hu / flush hu, trying every pair."""
+    for i, j in combinations(range(5), 2):
+        if cards[i] != cards[j]:
+            continue
+        rest = tuple(cards[k] for k in range(5) if k not in (i, j))
+        if _is_set(rest, geometry):
+            suits = {geometry.suit_of(c) for c in cards}
+            return 2 if len(suits) == 1 else 1
+    return 0
+
+
+@lru_cache(maxsize=None)
+def naive_five(cards: tuple[int, ...], geometry: DeckGeometry) -> int:
+    """Best level of five cards, each joker replaced by every suited card in turn."""
+    suited = tuple(c for c in cards if c != geometry.joker)
+    n_jokers = len(cards) - len(suited)
+    best = 0
+    for fill in product(range(geometry.n_suited), repeat=n_jokers):
+        best = max(best, _five_level(suited + fill, geometry))
+        if best == 2:
+            break
+    return best
+
+
+def naive_level(cards: list[int], geometry: DeckGeometry, hand_size: int = 0) -> int:
+    """Best level over every 5-card subset; with ``hand_size``, the first that many
+    cards are the hand and each subset must contain one of them."""
+    best = 0
+    for positions in combinations(range(len(cards)), 5):
+        if hand_size and min(positions) >= hand_size:
+            continue
+        best = max(best, naive_five(tuple(sorted(cards[p] for p in positions)), geometry))
+        if best == 2:
+            break
+    return best

@@ -1,0 +1,75 @@
+"""The bonus return table: hand-derived counts, the brute-force reference's counts, and invariants."""
+
+from math import comb
+
+import numpy as np
+import pytest
+
+from solver.bonus import bonus_payout, bonus_table, payout_by_mask, STRAIGHT_FLUSH, FLUSH, HU
+from solver.cards import counts_of, parse_cards
+from solver.config import GameConfig
+
+ONE_DECK = GameConfig()
+TWO_DECKS = GameConfig(decks=2)
+
+
+def rows_with(table, *words: str) -> int:
+    """Combinations of the rows whose label contains every word."""
+    return sum(r.combinations for r in table.rows if all(w in r.combination for w in words))
+
+
+def pays(text: str, config: GameConfig = ONE_DECK) -> float:
+    return bonus_payout(counts_of(parse_cards(text, config.geometry), config.geometry), config)
+
+
+def test_rule_text_example() -> None:
+    assert pays("333s 888s") == 80  # two triplets 60 + hu 15 + flush 5
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("234567p", 1000),  # straight flush alone: no flush added
+        ("113355m", 65),  # three pairs + flush
+        ("11m 33p 55s", 60),
+        ("111m 22p 9s", 45),  # one triplet + hu (111 + 22)
+        ("111m 25p 9s", 30),
+        ("11m 234p 9s", 15),
+        ("13579m 2m", 5),
+        ("13579m 2p", -1),
+    ],
+)
+def test_payouts(text: str, expected: float) -> None:
+    assert pays(text) == expected
+
+
+def test_straight_flush_interpretation() -> None:
+    assert payout_by_mask(GameConfig(straight_flush_adds_flush=True))[STRAIGHT_FLUSH | FLUSH] == 1005
+    assert payout_by_mask(GameConfig(bonus_hu_flush_add=False))[HU | FLUSH] == 15
+
+
+def test_one_deck_counts_derived_by_hand() -> None:
+    table = bonus_table(ONE_DECK)
+    assert table.total_combinations == comb(81, 6)
+    # 3 suits x 4 lowest ranks x 3^6 copies
+    assert rows_with(table, "straight flush") == 3 * 4 * 3**6
+    # three distinct cards, two of three copies each
+    assert rows_with(table, "three pairs") == comb(27, 3) * 3**3
+    assert rows_with(table, "two triplets") == comb(27, 2)
+    # one card three times, three more cards out of the other 78 that are not a triplet
+    assert rows_with(table, "one triplet") == 27 * (comb(78, 3) - 26)
+    # six of the 27 cards of one suit (straight flushes included)
+    assert sum(r.combinations for r in table.rows if r.combination.endswith("flush")) == 3 * comb(27, 6)
+
+
+@pytest.mark.parametrize("config", [ONE_DECK, TWO_DECKS], ids=["1deck", "2decks"])
+def test_table_is_consistent(config: GameConfig) -> None:
+    table = bonus_table(config)
+    geometry = config.geometry
+    assert table.total_combinations == comb(geometry.n_suited * geometry.copies, 6)
+    assert sum(r.combinations for r in table.rows) == table.total_combinations
+    assert sum(r.probability for r in table.rows) == pytest.approx(1.0, abs=1e-14)
+    exact_ev = sum(r.pays * r.combinations for r in table.rows) / table.total_combinations
+    assert table.ev == pytest.approx(exact_ev, abs=1e-14)
+    assert table.house_edge == -table.ev
+    assert all(np.isclose(r.probability, r.combinations / table.total_combinations, rtol=1e-15) for r in table.rows)

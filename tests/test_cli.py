@@ -1,0 +1,60 @@
+"""The command line: every command has help, JSON output follows its schema, bad input exits 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from solver.cli import COMMANDS, main
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "solver.cli", *args], capture_output=True, text=True)
+
+
+def test_help_for_every_command() -> None:
+    assert "usage: mahjong-poker" in run("--help").stdout
+    for name in COMMANDS:
+        result = run(name, "--help")
+        assert result.returncode == 0 and f"mahjong-poker {name}" in result.stdout
+
+
+def test_deal_stats_json(capsys) -> None:
+    assert main(["deal-stats", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"total_deals", "tian_hu", "flush_tian_hu"}
+    assert data["total_deals"] == 350161812
+    assert all(isinstance(v, int) for v in data.values())
+
+
+def test_bonus_json_and_table(capsys) -> None:
+    assert main(["bonus", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"total_combinations", "rows", "house_edge"}
+    assert sum(r["combinations"] for r in data["rows"]) == data["total_combinations"]
+    assert set(data["rows"][0]) == {"combination", "pays", "combinations", "probability", "return"}
+    assert data["house_edge"] == pytest.approx(-sum(r["return"] for r in data["rows"]), abs=1e-15)
+    assert main(["bonus"]) == 0
+    out = capsys.readouterr().out
+    assert "straight flush" in out and "house edge" in out
+
+
+def test_two_deck_config(tmp_path, capsys) -> None:
+    path = tmp_path / "two.toml"
+    path.write_text("[deck]\ndecks = 2\n")
+    assert main(["deal-stats", "--json", "--config", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["total_deals"] == 24635248848  # C(164, 6)
+
+
+@pytest.mark.parametrize(
+    "content, fragment",
+    [("[deck]\ndekcs = 2\n", "unknown key deck.dekcs"), ("[payouts]\ndi_hu = -2\n", "payouts.di_hu")],
+)
+def test_bad_config_exits_2_without_traceback(tmp_path, content: str, fragment: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(content)
+    result = run("bonus", "--config", str(path))
+    assert result.returncode == 2
+    assert fragment in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
