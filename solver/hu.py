@@ -199,3 +199,76 @@ def hu_levels(counts_rows: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
     out = np.empty(rows.shape[0], dtype=np.int8)
     _hu_levels(rows, geometry.suits, geometry.ranks, out)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Table-driven hu detection for hot loops.
+#
+# A suit's counts are packed into a key, one digit of base ``cap + 1`` per
+# rank (``cap = min(copies, 5)``: a pair plus a triplet of one card needs
+# five copies, so larger counts change nothing). ``suit_table[key]`` holds
+# the suit's three joker needs packed in a byte: pair (bits 0-1), set
+# (bits 2-3), pair + set (bits 4-6). A missing suit (geometries with fewer
+# than three suits) reads as an empty one, ``EMPTY_SUIT``, which changes no
+# answer: an empty suit only offers joker-made pairs and sets, and those
+# fit in any real suit too.
+# ---------------------------------------------------------------------------
+
+EMPTY_SUIT = 2 | (3 << 2) | (5 << 4)
+
+
+def digit_cap(geometry: DeckGeometry) -> int:
+    """Largest count a suit key distinguishes."""
+    return min(geometry.copies, 5)
+
+
+@njit(cache=True)
+def _fill_suit_table(ranks, cap, out):
+    counts = np.zeros(ranks, np.int64)
+    base = cap + 1
+    for key in range(out.shape[0]):
+        k = key
+        for r in range(ranks):
+            counts[r] = k % base
+            k //= base
+        pair_need, set_need, both_need = _suit_needs(counts, 0, ranks)
+        out[key] = pair_need | (set_need << 2) | (both_need << 4)
+
+
+def suit_table(geometry: DeckGeometry) -> np.ndarray:
+    """Packed joker needs for every suit key of the geometry (262,144 entries for the real deck)."""
+    cap = digit_cap(geometry)
+    out = np.empty((cap + 1) ** geometry.ranks, dtype=np.uint8)
+    _fill_suit_table(geometry.ranks, cap, out)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _level_packed(n0, n1, n2, jokers):
+    """Hu level from the packed needs of three suits and the number of jokers."""
+    if min(n0 >> 4, min(n1 >> 4, n2 >> 4)) <= jokers:
+        return 2
+    p0, p1, p2 = n0 & 3, n1 & 3, n2 & 3
+    s0, s1, s2 = (n0 >> 2) & 3, (n1 >> 2) & 3, (n2 >> 2) & 3
+    cross = min(min(p0 + s1, p0 + s2), min(min(p1 + s0, p1 + s2), min(p2 + s0, p2 + s1)))
+    return 1 if cross <= jokers else 0
+
+
+@njit(cache=True)
+def _suit_keys(counts, suits, ranks, cap, keys):
+    """Per-suit keys of a count vector (three entries; missing suits get key -1)."""
+    base = cap + 1
+    for s in range(3):
+        keys[s] = -1
+    for s in range(suits):
+        key = 0
+        power = 1
+        for r in range(ranks):
+            key += min(counts[s * ranks + r], cap) * power
+            power *= base
+        keys[s] = key
+
+
+@njit(cache=True, inline="always")
+def _needs_of_key(table, key):
+    return EMPTY_SUIT if key < 0 else np.int64(table[key])

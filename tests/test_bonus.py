@@ -1,5 +1,6 @@
 """The bonus return table: hand-derived counts, the brute-force reference's counts, and invariants."""
 
+from fractions import Fraction
 from math import comb
 
 import numpy as np
@@ -73,3 +74,34 @@ def test_table_is_consistent(config: GameConfig) -> None:
     assert table.ev == pytest.approx(exact_ev, abs=1e-14)
     assert table.house_edge == -table.ev
     assert all(np.isclose(r.probability, r.combinations / table.total_combinations, rtol=1e-15) for r in table.rows)
+
+
+# Counts per paid combination from a separate brute-force program (every
+# 6-card multiset, every pairing / triplet split / 5-card subset tried; no
+# solver code), for one and two decks.
+REFERENCE = {
+    ONE_DECK: {
+        "straight flush": 8748, "two triplets + hu + flush": 108, "two triplets + hu": 243,
+        "three pairs + flush": 6804, "three pairs": 72171, "one triplet + hu + flush": 25272,
+        "one triplet + hu": 185166, "one triplet + flush": 29160, "one triplet": 1813752,
+        "hu + flush": 160380, "hu": 2676888, "flush": 657558, "no combination (bet lost)": 318903966,
+    },
+    TWO_DECKS: {
+        "straight flush": 559872, "three pairs / two triplets + hu + flush": 27,
+        "three pairs + hu + flush": 48600, "two triplets + hu + flush": 43200, "three pairs + hu": 109350,
+        "two triplets + hu": 97200, "three pairs + flush": 850500, "three pairs": 9021375,
+        "one triplet + hu + flush": 4629636, "one triplet + hu": 35417736, "one triplet + flush": 5039820,
+        "one triplet": 294530580, "hu + flush": 13413600, "hu": 215988120, "flush": 52896240,
+        "no combination (bet lost)": 22227670728,
+    },
+}
+REFERENCE_EV = {ONE_DECK: Fraction(-551791, 924616), TWO_DECKS: Fraction(-119226487, 423339196)}
+
+
+@pytest.mark.parametrize("config", [ONE_DECK, TWO_DECKS], ids=["1deck", "2decks"])
+def test_counts_match_the_brute_force(config: GameConfig) -> None:
+    table = bonus_table(config)
+    assert {r.combination: r.combinations for r in table.rows} == REFERENCE[config]
+    exact = Fraction(sum(int(r.pays) * r.combinations for r in table.rows), table.total_combinations)
+    assert exact == REFERENCE_EV[config]
+    assert table.ev == pytest.approx(float(exact), abs=1e-15)
