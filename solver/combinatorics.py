@@ -14,6 +14,7 @@ decks, far below 2^63.
 
 from __future__ import annotations
 
+from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -49,3 +50,28 @@ def multisets(avail: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         rows, used, weights = rows[keep], used[keep], weights[keep]
     order = np.lexsort(rows.T[::-1])[::-1]
     return rows[order], weights[order]
+
+
+def submultisets(cards: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
+    """Distinct k-card sub-multisets of a sorted card tuple, in lexicographic order."""
+    return sorted(set(combinations(cards, k)))
+
+
+def remove_cards(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
+    """``cards`` minus the multiset ``removed`` (which must be contained in it)."""
+    left = list(cards)
+    for card in removed:
+        left.remove(card)
+    return tuple(left)
+
+
+def remove_common(cards: tuple[int, ...], other: tuple[int, ...]) -> tuple[int, ...]:
+    """The cards of ``cards`` not matched by a card of ``other`` (multiset difference)."""
+    left = list(other)
+    out = []
+    for card in cards:
+        if card in left:
+            left.remove(card)
+        else:
+            out.append(card)
+    return tuple(out)

@@ -28,6 +28,7 @@ The kernels here are compiled with numba; they take ready count vectors
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -235,8 +236,11 @@ def _fill_suit_table(ranks, cap, out):
         out[key] = pair_need | (set_need << 2) | (both_need << 4)
 
 
+@lru_cache(maxsize=4)
 def suit_table(geometry: DeckGeometry) -> np.ndarray:
-    """Packed joker needs for every suit key of the geometry (262,144 entries for the real deck)."""
+    """Packed joker needs for every suit key of the geometry (262,144 entries for the real deck).
+
+    Built once per geometry and shared: callers must not write to it."""
     cap = digit_cap(geometry)
     out = np.empty((cap + 1) ** geometry.ranks, dtype=np.uint8)
     _fill_suit_table(geometry.ranks, cap, out)

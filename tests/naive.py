@@ -43,12 +43,14 @@ def naive_five(cards: tuple[int, ...], geometry: DeckGeometry) -> int:
 
 def naive_level(cards: list[int], geometry: DeckGeometry, hand_size: int = 0) -> int:
     """Best level over every 5-card subset; with ``hand_size``, the first that many
-    cards are the hand and each subset must contain one of them."""
+    cards are the hand and a subset counts only if it holds one of them (a subset
+    holding a card of a type the hand has can always take the hand's copy)."""
+    hand = set(cards[:hand_size])
     best = 0
-    for positions in combinations(range(len(cards)), 5):
-        if hand_size and min(positions) >= hand_size:
+    for subset in set(combinations(sorted(cards), 5)):
+        if hand_size and not hand.intersection(subset):
             continue
-        best = max(best, naive_five(tuple(sorted(cards[p] for p in positions)), geometry))
+        best = max(best, naive_five(subset, geometry))
         if best == 2:
             break
     return best

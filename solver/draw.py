@@ -1,0 +1,62 @@
+"""The draw decision (RULES.md steps 6-9): claim di-hu, fold, or bet F with a four-card hold.
+
+After the first draw the player holds six cards and has discarded two
+(dead). Whatever is kept, the community comes from the same unseen suited
+cards (the eight seen cards are known), so each hold is valued by
+:func:`solver.hold.fa_values` against one ``unseen`` vector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import counts_of
+from .combinatorics import remove_cards, submultisets
+from .config import GameConfig
+from .hold import HoldTables, fa_values, hold_tables
+from .hu import hu_level
+from .options import Option
+
+
+def unseen_suited(seen: tuple[int, ...], config: GameConfig) -> np.ndarray:
+    """Suited counts the community can still come from, given every card seen."""
+    geometry = config.geometry
+    return (geometry.full_counts() - counts_of(seen, geometry))[: geometry.n_suited]
+
+
+def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig,
+                cache: dict[tuple[int, ...], HoldTables] | None = None) -> np.ndarray:
+    """Value of each fa-hu bet for a hold (T and F counted), tables cached by hold."""
+    tables = cache.get(hold) if cache is not None else None
+    if tables is None:
+        tables = hold_tables(counts_of(hold, config.geometry), config.geometry)
+        if cache is not None:
+            cache[hold] = tables
+    return fa_values(tables, unseen, config)
+
+
+def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, flush_pays: float,
+                pays: float) -> float | None:
+    """Payout of claiming a hu of ``hand`` (``None`` if it has none)."""
+    level = hu_level(counts_of(hand, config.geometry), config.geometry)
+    if level == 0:
+        return None
+    return multiplier * (flush_pays if level == 2 else pays)
+
+
+def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
+                 cache: dict[tuple[int, ...], HoldTables] | None = None) -> list[Option]:
+    """Every option after the first draw, in canonical order: claim, fold, then each bet F and hold."""
+    options: list[Option] = []
+    claim = claim_value(hand, config, 1.0 + double_down, config.di_hu_flush, config.di_hu)
+    if claim is not None:
+        options.append(Option("claim", (), 0.0, claim, 1.0 + double_down))
+    options.append(Option("fold", (), 0.0, -1.0 - double_down, 1.0 + double_down))
+    unseen = unseen_suited(hand + dead, config)
+    holds = submultisets(hand, 4)
+    values = [hold_values(hold, unseen, config, cache) for hold in holds]
+    for b, fa_bet in enumerate(config.fa_hu_bets):
+        for hold, value in zip(holds, values):
+            options.append(Option("bet", remove_cards(hand, hold), fa_bet, value[b] - double_down,
+                                  1.0 + double_down + fa_bet))
+    return options

@@ -1,0 +1,111 @@
+"""The exact evaluator's API: the EV of every option at any decision.
+
+``evaluate(state, config)`` validates the state once and dispatches to the
+stage modules (:mod:`solver.deal`, :mod:`solver.draw`, :mod:`solver.ting`),
+whose kernels never validate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .cards import check_available, check_count, counts_of, format_cards
+from .combinatorics import remove_cards
+from .config import DEFAULT_CONFIG, GameConfig
+from .deal import deal_options
+from .draw import draw_options, unseen_suited
+from .errors import InputError
+from .hu import hu_level
+from .options import Option, Stage, best_index
+from .ting import ting_bet_ev, ting_win_counts
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything the player knows at a decision.
+
+    ``hand``: 6 cards at the deal and the draw, 4 at the ting. ``dead``: the
+    player's discards (2 at the draw, 4 at the ting). ``community``: the
+    first four community cards (ting only). ``double_down``: the DD bet
+    placed (0 or the configuration's size). ``fa_bet``: F (ting only).
+    Cards are type indices (see :mod:`solver.cards`).
+    """
+
+    stage: Stage
+    hand: tuple[int, ...]
+    dead: tuple[int, ...] = ()
+    community: tuple[int, ...] = ()
+    double_down: float = 0.0
+    fa_bet: float = 0.0
+
+
+_SIZES = {Stage.DEAL: (6, 0, 0), Stage.DRAW: (6, 2, 0), Stage.TING: (4, 4, 4)}
+
+
+def validate_state(state: State, config: GameConfig) -> State:
+    """Refuse a state that cannot occur, with a message naming the problem."""
+    geometry = config.geometry
+    stage = Stage(state.stage)
+    n_hand, n_dead, n_community = _SIZES[stage]
+    check_count(state.hand, n_hand, f"the hand at the {stage.value} stage")
+    check_count(state.dead, n_dead, f"the dead cards at the {stage.value} stage")
+    check_count(state.community, n_community, f"the community at the {stage.value} stage")
+    check_available({"hand": state.hand, "dead": state.dead, "community": state.community}, geometry)
+    if geometry.joker in state.community:
+        raise InputError("community cards are never jokers (a joker dealt there is replaced)")
+    if stage == Stage.DEAL and state.double_down:
+        raise InputError("no double-down is placed before the deal decision")
+    if state.double_down not in (0.0, config.double_down):
+        raise InputError(f"the double-down bet is 0 or {config.double_down:g}, got {state.double_down:g}")
+    if stage == Stage.TING:
+        if state.fa_bet not in config.fa_hu_bets:
+            allowed = ", ".join(f"{b:g}" for b in config.fa_hu_bets)
+            raise InputError(f"the fa-hu bet F must be one of {allowed}, got {state.fa_bet:g}")
+        if hu_level(counts_of(state.hand + state.community, geometry), geometry):
+            raise InputError(
+                f"{format_cards(state.hand, geometry)} with {format_cards(state.community, geometry)} "
+                "already forms a hu: the hand is won at step 11, there is no ting decision"
+            )
+    elif state.fa_bet:
+        raise InputError("the fa-hu bet F is known only at the ting stage")
+    return State(stage, tuple(sorted(state.hand)), tuple(sorted(state.dead)), tuple(sorted(state.community)),
+                 float(state.double_down), float(state.fa_bet))
+
+
+def ting_options(state: State, config: GameConfig) -> list[Option]:
+    """Fold, then each ting bet G = m F, with exact EVs (DD counted as lost)."""
+    geometry = config.geometry
+    seen = state.hand + state.dead + state.community
+    n_hu, n_flush, total = ting_win_counts(
+        counts_of(state.hand, geometry), counts_of(state.community, geometry), unseen_suited(seen, config), geometry
+    )
+    f, dd = state.fa_bet, state.double_down
+    options = [Option("fold", (), 0.0, -dd - 1.0 - f, 1.0 + dd + f)]
+    for m in config.ting_hu_multiples:
+        g = m * f
+        options.append(Option("bet", (), g, -dd + ting_bet_ev(n_hu, n_flush, total, f, g, config), 1.0 + dd + f + g))
+    return options
+
+
+def evaluate(state: State, config: GameConfig = DEFAULT_CONFIG,
+             progress: Callable[[int, int], None] | None = None) -> list[Option]:
+    """Every option open to the player at ``state``, in canonical order, with exact EVs.
+
+    Use :func:`solver.options.best_index` for the optimal one.
+    """
+    state = validate_state(state, config)
+    if state.stage == Stage.DEAL:
+        return deal_options(state.hand, config, progress)
+    if state.stage == Stage.DRAW:
+        return draw_options(state.hand, state.dead, state.double_down, config)
+    return ting_options(state, config)
+
+
+def best_option(state: State, config: GameConfig = DEFAULT_CONFIG) -> Option:
+    """The optimal option at ``state``."""
+    options = evaluate(state, config)
+    return options[best_index(options)]
+
+
+__all__ = ["Option", "Stage", "State", "best_index", "best_option", "evaluate", "remove_cards"]

@@ -1,0 +1,97 @@
+"""The ting-hu decision (RULES.md steps 12-14): fold, or bet G = F, 2F or 3F.
+
+With four hand cards and four community cards known, the last two
+community cards come from the unseen suited cards; every two-card
+completion is counted with its multiplicity and tested directly (a hu
+must use a hand card). Bets are linear in G, so the win counts decide all.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from .cards import DeckGeometry
+from .config import GameConfig
+from .hu import _hu_level_with_hand
+
+
+@njit(cache=True)
+def _ting_counts(hand, community, unseen, suits, ranks):
+    """(non-flush wins, flush wins) among all two-card completions, as combination counts."""
+    n_types = unseen.shape[0]
+    n_hu = 0
+    n_flush = 0
+    full = community.copy()
+    for t1 in range(n_types):
+        if unseen[t1] == 0:
+            continue
+        for t2 in range(t1, n_types):
+            if t2 == t1:
+                weight = unseen[t1] * (unseen[t1] - 1) // 2
+            else:
+                weight = unseen[t1] * unseen[t2]
+            if weight == 0:
+                continue
+            full[t1] += 1
+            full[t2] += 1
+            level = _hu_level_with_hand(hand, full, suits, ranks)
+            full[t1] -= 1
+            full[t2] -= 1
+            if level == 1:
+                n_hu += weight
+            elif level == 2:
+                n_flush += weight
+    return n_hu, n_flush
+
+
+def ting_win_counts(hand: np.ndarray, community: np.ndarray, unseen_suited: np.ndarray,
+                    geometry: DeckGeometry) -> tuple[int, int, int]:
+    """(non-flush wins, flush wins, all completions) for the last two community cards."""
+    n = geometry.n_types
+    unseen = np.zeros(n, np.int64)
+    unseen[: geometry.n_suited] = unseen_suited
+    n_hu, n_flush = _ting_counts(
+        np.ascontiguousarray(hand, dtype=np.int64), np.ascontiguousarray(community, dtype=np.int64),
+        unseen, geometry.suits, geometry.ranks,
+    )
+    return int(n_hu), int(n_flush), comb(int(unseen.sum()), 2)
+
+
+# Indices into the payout vector the kernels read (see ``payout_vector``).
+FA_ANTE, FA_PAYS, FA_FLUSH, TING_ANTE, TING_FA, TING_PAYS, TING_FLUSH = range(7)
+
+
+def payout_vector(config: GameConfig) -> np.ndarray:
+    """The step-11 and step-14 payouts as a float vector for the kernels."""
+    return np.array([
+        config.fa_hu_ante, config.fa_hu, config.fa_hu_flush,
+        config.ting_hu_ante, config.ting_hu_fa, config.ting_hu, config.ting_hu_flush,
+    ], dtype=np.float64)
+
+
+@njit(cache=True)
+def _ting_bet_ev(n_hu, n_flush, total, fa_bet, ting_bet, pays):
+    """Expected net result of T, F and G from the ting bet on, given win counts out of ``total``."""
+    base = pays[TING_ANTE] + fa_bet * pays[TING_FA]
+    n_lose = total - n_hu - n_flush
+    return (n_hu * (base + ting_bet * pays[TING_PAYS]) + n_flush * (base + ting_bet * pays[TING_FLUSH])
+            - n_lose * (1.0 + fa_bet + ting_bet)) / total
+
+
+@njit(cache=True)
+def _ting_value(n_hu, n_flush, total, fa_bet, multiples, pays):
+    """Best of folding and every ting bet (G = m F for m in ``multiples``)."""
+    best = -(1.0 + fa_bet)
+    for m in multiples:
+        ev = _ting_bet_ev(n_hu, n_flush, total, fa_bet, m * fa_bet, pays)
+        if ev > best:
+            best = ev
+    return best
+
+
+def ting_bet_ev(n_hu: int, n_flush: int, total: int, fa_bet: float, ting_bet: float, config: GameConfig) -> float:
+    """Expected net result of T, F and G from the ting bet on (DD not included)."""
+    return float(_ting_bet_ev(float(n_hu), float(n_flush), float(total), fa_bet, ting_bet, payout_vector(config)))

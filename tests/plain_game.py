@@ -1,0 +1,131 @@
+"""A plain game-tree enumerator: card by card, straight from RULES.md, no symmetry, no cleverness.
+
+Every draw is a combination of physical cards (``itertools.combinations``
+over the cards left in the deck); every hu is decided by the naive
+enumerator of :mod:`tests.naive` (every 5-card subset, every joker
+substitution). The only help is memoisation of values by the sorted cards
+of a state, which changes no number. Slow on purpose: for mini decks.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from solver.config import GameConfig
+from tests.naive import naive_level
+
+
+class PlainGame:
+    """Values of every decision of one configuration, by brute force."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.geometry = config.geometry
+        g = self.geometry
+        self.deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+        self.level = lru_cache(maxsize=None)(self._level)
+        self.fa_value = lru_cache(maxsize=None)(self._fa_value)
+        self.draw_options = lru_cache(maxsize=None)(self._draw_options)
+        self.deal_options = lru_cache(maxsize=None)(self._deal_options)
+
+    # -- helpers --------------------------------------------------------
+    def _level(self, cards: tuple[int, ...], hand_size: int) -> int:
+        return naive_level(list(cards), self.geometry, hand_size)
+
+    def rest(self, seen: tuple[int, ...], suited_only: bool) -> list[int]:
+        """The physical cards not seen, one entry per card."""
+        left = list(self.deck)
+        for card in seen:
+            left.remove(card)
+        return [c for c in left if not (suited_only and c == self.geometry.joker)]
+
+    @staticmethod
+    def without(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
+        left = list(cards)
+        for card in removed:
+            left.remove(card)
+        return tuple(left)
+
+    # -- step 12: the ting decision -------------------------------------
+    def ting_evs(self, hand: tuple[int, ...], dead: tuple[int, ...], community: tuple[int, ...],
+                 fa_bet: float) -> list[float]:
+        """[fold, G = m F for each multiple], counting T and F (not DD)."""
+        c = self.config
+        outcomes = []
+        for last_two in combinations(self.rest(hand + dead + community, True), 2):
+            ordered = tuple(sorted(hand)) + tuple(sorted(community + last_two))
+            outcomes.append(self.level(ordered, 4))
+        evs = [-(1.0 + fa_bet)]
+        for m in c.ting_hu_multiples:
+            g = m * fa_bet
+            total = 0.0
+            for level in outcomes:
+                if level == 2:
+                    total += c.ting_hu_ante + fa_bet * c.ting_hu_fa + g * c.ting_hu_flush
+                elif level == 1:
+                    total += c.ting_hu_ante + fa_bet * c.ting_hu_fa + g * c.ting_hu
+                else:
+                    total -= 1.0 + fa_bet + g
+            evs.append(total / len(outcomes))
+        return evs
+
+    # -- steps 8-14 for a kept hold ---------------------------------------
+    def _fa_value(self, hold: tuple[int, ...], dead: tuple[int, ...], fa_bet: float) -> float:
+        c = self.config
+        total = 0.0
+        n = 0
+        for first_four in combinations(self.rest(hold + dead, True), 4):
+            n += 1
+            community = tuple(sorted(first_four))
+            level = self.level(hold + community, 0)
+            if level:
+                total += c.fa_hu_ante + fa_bet * (c.fa_hu_flush if level == 2 else c.fa_hu)
+            else:
+                total += max(self.ting_evs(hold, dead, community, fa_bet))
+        return total / n
+
+    # -- steps 6-9 ---------------------------------------------------------
+    def _draw_options(self, hand: tuple[int, ...], dead: tuple[int, ...], dd: float) -> list[tuple[str, tuple, float, float]]:
+        """[(action, discard, bet, ev)] in the solver's canonical order."""
+        c = self.config
+        options = []
+        level = self.level(hand, 0)
+        if level:
+            options.append(("claim", (), 0.0, (1.0 + dd) * (c.di_hu_flush if level == 2 else c.di_hu)))
+        options.append(("fold", (), 0.0, -1.0 - dd))
+        holds = sorted(set(combinations(hand, 4)))
+        for fa_bet in c.fa_hu_bets:
+            for hold in holds:
+                discard = self.without(hand, hold)
+                value = self.fa_value(hold, tuple(sorted(dead + discard)), fa_bet)
+                options.append(("bet", discard, fa_bet, value - dd))
+        return options
+
+    # -- steps 3-5 ---------------------------------------------------------
+    def _deal_options(self, hand: tuple[int, ...]) -> list[tuple[str, tuple, float, float]]:
+        c = self.config
+        options = []
+        level = self.level(hand, 0)
+        if level:
+            options.append(("claim", (), 0.0, c.tian_hu_flush if level == 2 else c.tian_hu))
+        discards = sorted(set(combinations(hand, 2)))
+        draws = list(combinations(self.rest(hand, False), 2))
+        for dd in (0.0, c.double_down):
+            for discard in discards:
+                kept = self.without(hand, discard)
+                total = 0.0
+                for draw in draws:
+                    after = tuple(sorted(kept + draw))
+                    total += max(ev for _, _, _, ev in self.draw_options(after, discard, dd))
+                options.append(("discard", discard, dd, total / len(draws)))
+        return options
+
+    def game_ev(self) -> float:
+        """Expected net result of a whole hand under optimal play."""
+        total = 0.0
+        n = 0
+        for deal in combinations(self.deck, 6):
+            n += 1
+            total += max(ev for _, _, _, ev in self.deal_options(tuple(sorted(deal))))
+        return total / n

@@ -1,0 +1,99 @@
+"""The fast evaluator against the plain game-tree enumerator on mini decks, at every stage and for a whole game."""
+
+import random
+
+import numpy as np
+import pytest
+
+from solver.combinatorics import multisets
+from solver.config import GameConfig
+from solver.evaluate import Stage, State, evaluate
+from solver.hu import hu_level
+from solver.cards import counts_of
+from solver.options import best_index
+from tests.plain_game import PlainGame
+
+TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)  # 17 cards
+ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)  # 16 cards, every hu a flush
+# A variant with other payouts and bet sizes, so no payout is right by accident.
+ODD_PAYS = GameConfig(suits=2, ranks=4, copies=2, jokers=1, tian_hu=4.0, di_hu=1.5, di_hu_flush=3.0,
+                      fa_hu_bets=(1.0, 3.0), fa_hu_flush=2.0, ting_hu_multiples=(1.0, 2.5),
+                      ting_hu=1.2, ting_hu_flush=1.7, ting_hu_fa=0.9, double_down=0.5)
+
+PLAIN = {id(c): PlainGame(c) for c in (TWO_SUITS, ONE_SUIT, ODD_PAYS)}
+
+
+def keyed(options) -> dict:
+    return {(o.action, tuple(o.discard), o.bet): o.ev for o in options}
+
+
+def assert_same_options(fast, plain) -> None:
+    fast_keys = [(o.action, tuple(o.discard), o.bet) for o in fast]
+    plain_keys = [(a, tuple(d), b) for a, d, b, _ in plain]
+    assert fast_keys == plain_keys
+    for o, (_, _, _, ev) in zip(fast, plain):
+        assert o.ev == pytest.approx(ev, abs=1e-12, rel=0)
+
+
+def random_states(config: GameConfig, stage: Stage, n: int, seed: int):
+    """Random reachable states: cards dealt from a shuffled deck as the game would."""
+    g = config.geometry
+    rng = random.Random(seed)
+    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    made = 0
+    while made < n:
+        cards = deck[:]
+        rng.shuffle(cards)
+        if stage == Stage.DEAL:
+            yield State(stage, tuple(sorted(cards[:6])))
+        elif stage == Stage.DRAW:
+            dd = rng.choice([0.0, config.double_down])
+            yield State(stage, tuple(sorted(cards[:6])), tuple(sorted(cards[6:8])), double_down=dd)
+        else:
+            suited = [c for c in cards[8:] if c != g.joker]
+            hand, dead, community = cards[:4], cards[4:8], suited[:4]
+            if hu_level(counts_of(hand + community, g), g):
+                continue
+            yield State(stage, tuple(sorted(hand)), tuple(sorted(dead)), tuple(sorted(community)),
+                        double_down=rng.choice([0.0, config.double_down]), fa_bet=rng.choice(config.fa_hu_bets))
+        made += 1
+
+
+@pytest.mark.parametrize("config", [TWO_SUITS, ODD_PAYS, ONE_SUIT], ids=["two-suits", "odd-pays", "one-suit"])
+def test_ting_stage(config: GameConfig) -> None:
+    plain = PLAIN[id(config)]
+    for state in random_states(config, Stage.TING, 200, seed=1):
+        fast = evaluate(state, config)
+        evs = plain.ting_evs(state.hand, state.dead, state.community, state.fa_bet)
+        expected = [("fold", (), 0.0, evs[0] - state.double_down)] + [
+            ("bet", (), m * state.fa_bet, ev - state.double_down) for m, ev in zip(config.ting_hu_multiples, evs[1:])
+        ]
+        assert_same_options(fast, expected)
+
+
+@pytest.mark.parametrize("config", [TWO_SUITS, ODD_PAYS, ONE_SUIT], ids=["two-suits", "odd-pays", "one-suit"])
+def test_draw_stage(config: GameConfig) -> None:
+    plain = PLAIN[id(config)]
+    for state in random_states(config, Stage.DRAW, 100, seed=2):
+        assert_same_options(evaluate(state, config), plain.draw_options(state.hand, state.dead, state.double_down))
+
+
+@pytest.mark.parametrize("config, n", [(ONE_SUIT, 100), (TWO_SUITS, 6), (ODD_PAYS, 4)],
+                         ids=["one-suit", "two-suits", "odd-pays"])
+def test_deal_stage(config: GameConfig, n: int) -> None:
+    plain = PLAIN[id(config)]
+    for state in random_states(config, Stage.DEAL, n, seed=3):
+        assert_same_options(evaluate(state, config), plain.deal_options(state.hand))
+
+
+def test_whole_game_of_a_mini_deck() -> None:
+    """Exact EV of optimal play over every deal: fast (weighted deal multisets) vs plain (every card combination)."""
+    g = ONE_SUIT.geometry
+    rows, weights = multisets(g.full_counts(), 6)
+    total = 0.0
+    for row, weight in zip(rows, weights):
+        hand = tuple(int(t) for t in np.repeat(np.arange(g.n_types), row))
+        options = evaluate(State(Stage.DEAL, hand), ONE_SUIT)
+        total += weight * options[best_index(options)].ev
+    fast_ev = total / weights.sum()
+    assert fast_ev == pytest.approx(PLAIN[id(ONE_SUIT)].game_ev(), abs=1e-12, rel=0)
