@@ -1,0 +1,116 @@
+"""The evaluator on the real deck: against naive per-state enumeration and against Monte Carlo."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from solver.cards import counts_of, parse_cards
+from solver.combinatorics import multisets
+from solver.config import GameConfig
+from solver.draw import unseen_suited
+from solver.evaluate import Stage, State, evaluate
+from solver.hold import fa_values, hold_tables
+from solver.hu import hu_level
+from solver.options import best_index
+from solver.ting import ting_bet_ev, ting_win_counts
+from tests.naive import naive_level
+
+CONFIG = GameConfig()
+G = CONFIG.geometry
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return parse_cards(text, G)
+
+
+TING_STATES = [
+    ("11m 23p", "57s 9m 9p", "4s 6s 8p 9s"),
+    ("45m 5p J", "1m 9p 2s 3s", "7m 8p 9p 1s"),
+    ("2468s", "1m 1p 5m 9s", "1s 3m 5p 7p"),
+    ("11p 99p", "1s 2s 3s J", "5m 6m 8m 7p"),
+]
+
+
+@pytest.mark.parametrize("hand, dead, community", TING_STATES)
+def test_ting_counts_against_every_card_pair(hand: str, dead: str, community: str) -> None:
+    """Every pair of physical unseen cards, each ten-card group tested by the naive 5-subset enumerator."""
+    h, d, c = cards(hand), cards(dead), cards(community)
+    unseen = unseen_suited(h + d + c, CONFIG)
+    physical = [t for t in range(G.n_suited) for _ in range(int(unseen[t]))]
+    n_hu = n_flush = total = 0
+    for pair in combinations(physical, 2):
+        level = naive_level(list(h) + list(c) + list(pair), G, hand_size=4)
+        total += 1
+        n_hu += level == 1
+        n_flush += level == 2
+    assert ting_win_counts(counts_of(h, G), counts_of(c, G), unseen, G) == (n_hu, n_flush, total)
+
+
+HOLD_STATES = [("11m 23p", "57s 9m 9p"), ("45m 5p J", "1m 9p 2s 3s"), ("2468s", "1m 1p 5m 9s"), ("19m 5p 7s", "J 3s 3s 4m")]
+
+
+@pytest.mark.parametrize("hold, dead", HOLD_STATES)
+def test_hold_value_against_naive_enumeration(hold: str, dead: str) -> None:
+    """Every four-card community multiset with its multiplicity, the ting decision recomputed per state."""
+    h, d = cards(hold), cards(dead)
+    unseen = unseen_suited(h + d, CONFIG)
+    avail = np.append(unseen, 0)
+    rows, weights = multisets(avail, 4)
+    expected = np.zeros(len(CONFIG.fa_hu_bets))
+    for row, weight in zip(rows, weights):
+        level = hu_level(counts_of(h, G) + row, G)
+        for b, f in enumerate(CONFIG.fa_hu_bets):
+            if level:
+                value = CONFIG.fa_hu_ante + f * (CONFIG.fa_hu_flush if level == 2 else CONFIG.fa_hu)
+            else:
+                n_hu, n_flush, total = ting_win_counts(counts_of(h, G), row, unseen - row[:-1], G)
+                value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, CONFIG)
+                                          for m in CONFIG.ting_hu_multiples])
+            expected[b] += weight * value
+    expected /= weights.sum()
+    got = fa_values(hold_tables(counts_of(h, G), G), unseen, CONFIG)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_draw_stage_against_monte_carlo() -> None:
+    """Deal the community from real shuffled stubs and play the evaluator's ting decisions: within 4 SE."""
+    hand, dead = cards("11m 23p 57s"), cards("9m 9p")
+    options = evaluate(State(Stage.DRAW, hand, dead), CONFIG)
+    best = options[best_index(options)]
+    assert best.action == "bet"
+    hold = list(hand)
+    for card in best.discard:
+        hold.remove(card)
+    seen_dead = dead + best.discard
+    f = best.bet
+    stub = []
+    unseen = unseen_suited(tuple(hold) + seen_dead, CONFIG)
+    for t in range(G.n_suited):
+        stub += [t] * int(unseen[t])
+    stub += [G.joker] * G.jokers  # jokers are in the stub, and replaced when dealt to the community
+    rng = np.random.default_rng(2024)
+    results = []
+    for _ in range(4000):
+        order = [c for c in rng.permutation(stub) if c != G.joker]
+        first, last = order[:4], order[4:6]
+        level = hu_level(counts_of(hold + first, G), G)
+        if level:
+            results.append(CONFIG.fa_hu_ante + f * (CONFIG.fa_hu_flush if level == 2 else CONFIG.fa_hu))
+            continue
+        ting = evaluate(State(Stage.TING, tuple(hold), tuple(seen_dead), tuple(sorted(first)), fa_bet=f), CONFIG)
+        choice = ting[best_index(ting)]
+        if choice.action == "fold":
+            results.append(-(1 + f))
+            continue
+        final = naive_level(hold + first + last, G, hand_size=4)
+        g = choice.bet
+        if final == 2:
+            results.append(CONFIG.ting_hu_ante + f * CONFIG.ting_hu_fa + g * CONFIG.ting_hu_flush)
+        elif final == 1:
+            results.append(CONFIG.ting_hu_ante + f * CONFIG.ting_hu_fa + g * CONFIG.ting_hu)
+        else:
+            results.append(-(1 + f + g))
+    mean = float(np.mean(results))
+    se = float(np.std(results, ddof=1) / np.sqrt(len(results)))
+    assert abs(mean - best.ev) < 4 * se, (mean, se, best.ev)
