@@ -63,15 +63,3 @@ def remove_cards(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int,
     for card in removed:
         left.remove(card)
     return tuple(left)
-
-
-def remove_common(cards: tuple[int, ...], other: tuple[int, ...]) -> tuple[int, ...]:
-    """The cards of ``cards`` not matched by a card of ``other`` (multiset difference)."""
-    left = list(other)
-    out = []
-    for card in cards:
-        if card in left:
-            left.remove(card)
-        else:
-            out.append(card)
-    return tuple(out)

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from .cards import DeckGeometry
+from .hu import levels_of_rows
 
 _BITS = 5  # a suited type index fits in 5 bits (at most 27 types)
 
@@ -108,3 +109,53 @@ def community_index(geometry: DeckGeometry) -> CommunityIndex:
     succ4 = _successors(m4, _packed(m5), n)
     succ5 = _successors(m5, _packed(m6), n)
     return CommunityIndex(geometry, m4, m5, m6, succ4, succ5)
+
+
+@njit(cache=True)
+def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs, rows6):
+    """CSR lists, per four-card community, of the two-card completions making a hu on their own.
+
+    With ``pairs.shape[0] == 0`` only counts (fills ``offsets``)."""
+    n = 0
+    for i in range(m4.shape[0]):
+        offsets[i] = n
+        for t1 in range(n_types):
+            row5 = succ4[i, t1]
+            if row5 < 0:
+                continue
+            for t2 in range(t1, n_types):
+                row6 = succ5[row5, t2]
+                if row6 >= 0 and m6_alone[row6] > 0:
+                    if pairs.shape[0] > 0:
+                        pairs[n, 0] = t1
+                        pairs[n, 1] = t2
+                        rows6[n] = row6
+                    n += 1
+    offsets[m4.shape[0]] = n
+    return n
+
+
+@dataclass(frozen=True)
+class AloneIndex:
+    """For each four-card community ``i``, the completions ``pairs[offsets[i]:offsets[i+1]]``
+    whose six community cards form a hu by themselves (``rows6``: their row in ``m6_types``)."""
+
+    offsets: np.ndarray
+    pairs: np.ndarray
+    rows6: np.ndarray
+
+
+@lru_cache(maxsize=4)
+def alone_index(geometry: DeckGeometry) -> AloneIndex:
+    """Completions where the community alone forms a hu: the only ones where the
+    step-14 hand-card rule can differ from the plain hu test."""
+    index = community_index(geometry)
+    m6_alone = levels_of_rows(np.zeros(geometry.n_types, np.int64), index.m6_types, geometry, False)
+    offsets = np.empty(len(index.m4_types) + 1, np.int64)
+    empty = np.empty((0, 2), np.int8)
+    n = _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, empty,
+                     np.empty(0, np.int32))
+    pairs = np.empty((n, 2), np.int8)
+    rows6 = np.empty(n, np.int32)
+    _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, pairs, rows6)
+    return AloneIndex(offsets, pairs, rows6)

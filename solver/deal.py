@@ -16,10 +16,9 @@ from math import comb
 import numpy as np
 
 from .cards import counts_of
-from .combinatorics import multisets, remove_cards, remove_common, submultisets
+from .combinatorics import multisets, remove_cards, submultisets
 from .config import GameConfig
 from .draw import claim_value, hold_values, unseen_suited
-from .hold import HoldTables
 from .options import Option
 
 
@@ -41,12 +40,11 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     totals = np.zeros((len(dd_sizes), len(discards)))
     unseen = geometry.full_counts() - counts_of(hand, geometry)
     draws, weights = multisets(unseen, 2)
-    cache: dict[tuple[int, ...], HoldTables] = {}
     for n, (draw_counts, weight) in enumerate(zip(draws, weights)):
         draw = tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), draw_counts))
         seen = tuple(sorted(hand + draw))
         community_source = unseen_suited(seen, config)
-        best_by_hold = {hold: float(hold_values(hold, community_source, config, cache).max())
+        best_by_hold = {hold: float(hold_values(hold, community_source, config).max())
                         for hold in submultisets(seen, 4)}
         for d, discard in enumerate(discards):
             kept = tuple(sorted(remove_cards(hand, discard) + draw))
@@ -57,8 +55,6 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
                 if di_hu is not None and di_hu > value:
                     value = di_hu
                 totals[k, d] += weight * value
-        # A hold with two cards from outside the dealt hand occurs with one draw only.
-        cache = {h: t for h, t in cache.items() if len(remove_common(h, hand)) < 2}
         if progress is not None:
             progress(n + 1, len(draws))
     n_draws = comb(int(unseen.sum()), 2)

@@ -13,7 +13,7 @@ import numpy as np
 from .cards import counts_of
 from .combinatorics import remove_cards, submultisets
 from .config import GameConfig
-from .hold import HoldTables, fa_values, hold_tables
+from .hold import fa_values
 from .hu import hu_level
 from .options import Option
 
@@ -24,15 +24,9 @@ def unseen_suited(seen: tuple[int, ...], config: GameConfig) -> np.ndarray:
     return (geometry.full_counts() - counts_of(seen, geometry))[: geometry.n_suited]
 
 
-def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig,
-                cache: dict[tuple[int, ...], HoldTables] | None = None) -> np.ndarray:
-    """Value of each fa-hu bet for a hold (T and F counted), tables cached by hold."""
-    tables = cache.get(hold) if cache is not None else None
-    if tables is None:
-        tables = hold_tables(counts_of(hold, config.geometry), config.geometry)
-        if cache is not None:
-            cache[hold] = tables
-    return fa_values(tables, unseen, config)
+def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig) -> np.ndarray:
+    """Value of each fa-hu bet for a hold (T and F counted, DD not)."""
+    return fa_values(counts_of(hold, config.geometry), unseen, config)
 
 
 def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, flush_pays: float,
@@ -44,8 +38,7 @@ def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, fl
     return multiplier * (flush_pays if level == 2 else pays)
 
 
-def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
-                 cache: dict[tuple[int, ...], HoldTables] | None = None) -> list[Option]:
+def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig) -> list[Option]:
     """Every option after the first draw, in canonical order: claim, fold, then each bet F and hold."""
     options: list[Option] = []
     claim = claim_value(hand, config, 1.0 + double_down, config.di_hu_flush, config.di_hu)
@@ -54,7 +47,7 @@ def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: floa
     options.append(Option("fold", (), 0.0, -1.0 - double_down, 1.0 + double_down))
     unseen = unseen_suited(hand + dead, config)
     holds = submultisets(hand, 4)
-    values = [hold_values(hold, unseen, config, cache) for hold in holds]
+    values = [hold_values(hold, unseen, config) for hold in holds]
     for b, fa_bet in enumerate(config.fa_hu_bets):
         for hold, value in zip(holds, values):
             options.append(Option("bet", remove_cards(hand, hold), fa_bet, value[b] - double_down,

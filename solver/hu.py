@@ -103,7 +103,7 @@ def _hu_level(counts, suits, ranks):
 
 
 @njit(cache=True)
-def _suit_flags_with_hand(hand, combined, start, ranks):
+def _suit_flags_with_hand(hand, community, start, ranks):
     """For one suit, with no jokers: (pair, pair touching hand, set, set touching hand, pair+set touching hand)."""
     pair_any = False
     pair_hand = False
@@ -111,65 +111,66 @@ def _suit_flags_with_hand(hand, combined, start, ranks):
     set_hand = False
     both_hand = False
     for p in range(ranks):
-        cp = combined[start + p]
+        cp = hand[start + p] + community[start + p]
         hp = hand[start + p] > 0
         if cp >= 2:
             pair_any = True
-            if hp:
-                pair_hand = True
+            pair_hand = pair_hand or hp
         if cp >= 3:
             set_any = True
-            if hp:
-                set_hand = True
+            set_hand = set_hand or hp
     for a in range(ranks - 2):
-        if combined[start + a] >= 1 and combined[start + a + 1] >= 1 and combined[start + a + 2] >= 1:
+        if (hand[start + a] + community[start + a] >= 1 and hand[start + a + 1] + community[start + a + 1] >= 1
+                and hand[start + a + 2] + community[start + a + 2] >= 1):
             set_any = True
             if hand[start + a] > 0 or hand[start + a + 1] > 0 or hand[start + a + 2] > 0:
                 set_hand = True
+    if not (pair_any and set_any):
+        return pair_any, pair_hand, set_any, set_hand, False
     for p in range(ranks):
-        cp = combined[start + p]
+        cp = hand[start + p] + community[start + p]
         if cp < 2:
             continue
         hp = hand[start + p] > 0
         for t in range(ranks):
-            fits = cp >= 5 if t == p else combined[start + t] >= 3
+            fits = cp >= 5 if t == p else hand[start + t] + community[start + t] >= 3
             if fits and (hp or hand[start + t] > 0):
-                both_hand = True
+                return pair_any, pair_hand, set_any, set_hand, True
         for a in range(ranks - 2):
             fits = True
             touches = hp
             for i in range(a, a + 3):
                 want = 3 if i == p else 1
-                if combined[start + i] < want:
+                if hand[start + i] + community[start + i] < want:
                     fits = False
                 if hand[start + i] > 0:
                     touches = True
             if fits and touches:
-                both_hand = True
-    return pair_any, pair_hand, set_any, set_hand, both_hand
+                return pair_any, pair_hand, set_any, set_hand, True
+    return pair_any, pair_hand, set_any, set_hand, False
 
 
 @njit(cache=True)
 def _hu_level_with_hand(hand, community, suits, ranks):
     """Like :func:`_hu_level` for hand + community, counting only hus that use a hand card."""
-    combined = hand + community
     if hand[suits * ranks] > 0:
-        return _hu_level(combined, suits, ranks)
-    pair_any = np.zeros(suits, np.bool_)
-    pair_hand = np.zeros(suits, np.bool_)
-    set_any = np.zeros(suits, np.bool_)
-    set_hand = np.zeros(suits, np.bool_)
+        return _hu_level(hand + community, suits, ranks)
+    # per-suit flags as bit masks (bit s = suit s)
+    pair_any = 0
+    pair_hand = 0
+    set_any = 0
+    set_hand = 0
     for s in range(suits):
-        pa, ph, sa, sh, bh = _suit_flags_with_hand(hand, combined, s * ranks, ranks)
+        pa, ph, sa, sh, bh = _suit_flags_with_hand(hand, community, s * ranks, ranks)
         if bh:
             return 2
-        pair_any[s] = pa
-        pair_hand[s] = ph
-        set_any[s] = sa
-        set_hand[s] = sh
+        pair_any |= pa << s
+        pair_hand |= ph << s
+        set_any |= sa << s
+        set_hand |= sh << s
     for a in range(suits):
         for b in range(suits):
-            if a != b and ((pair_hand[a] and set_any[b]) or (pair_any[a] and set_hand[b])):
+            if a != b and ((pair_hand >> a & 1 and set_any >> b & 1) or (pair_any >> a & 1 and set_hand >> b & 1)):
                 return 1
     return 0
 
@@ -276,3 +277,68 @@ def _suit_keys(counts, suits, ranks, cap, keys):
 @njit(cache=True, inline="always")
 def _needs_of_key(table, key):
     return EMPTY_SUIT if key < 0 else np.int64(table[key])
+
+
+@njit(cache=True)
+def _level_of_rows(base_counts, rows, table, suits, ranks, cap, copies, check_hand, out):
+    """Level of ``base_counts`` plus each sorted row of suited types.
+
+    With ``check_hand``, ``base_counts`` is the hand and only hus using a
+    hand card count. Rows that would exceed the deck's copies get 0 (they
+    can never be dealt with this hand).
+    """
+    jokers = base_counts[suits * ranks]
+    base_keys = np.empty(3, np.int64)
+    _suit_keys(base_counts, suits, ranks, cap, base_keys)
+    powers = np.ones(ranks, np.int64)
+    for r in range(1, ranks):
+        powers[r] = powers[r - 1] * (cap + 1)
+    keys = np.empty(3, np.int64)
+    comm_keys = np.empty(3, np.int64)
+    combined = np.empty(base_counts.shape[0], np.int64)
+    community = np.zeros(base_counts.shape[0], np.int64)
+    k = rows.shape[1]
+    for i in range(rows.shape[0]):
+        for s in range(3):
+            keys[s] = base_keys[s]
+            comm_keys[s] = -1 if s >= suits else 0
+        valid = True
+        run = 0
+        for c in range(k):
+            t = rows[i, c]
+            run = run + 1 if c > 0 and rows[i, c - 1] == t else 1
+            total = base_counts[t] + run
+            if total > copies:
+                valid = False
+                break
+            s = t // ranks
+            r = t - s * ranks
+            if total <= cap:
+                keys[s] += powers[r]
+            if run <= cap:
+                comm_keys[s] += powers[r]
+        if not valid:
+            out[i] = 0
+            continue
+        level = _level_packed(
+            _needs_of_key(table, keys[0]), _needs_of_key(table, keys[1]), _needs_of_key(table, keys[2]), jokers
+        )
+        if check_hand and level > 0 and jokers == 0:
+            alone = _level_packed(
+                _needs_of_key(table, comm_keys[0]), _needs_of_key(table, comm_keys[1]),
+                _needs_of_key(table, comm_keys[2]), 0,
+            )
+            if alone > 0:
+                community[:] = 0
+                for c in range(k):
+                    community[rows[i, c]] += 1
+                level = _hu_level_with_hand(base_counts, community, suits, ranks)
+        out[i] = level
+
+
+def levels_of_rows(base_counts: np.ndarray, rows: np.ndarray, geometry: DeckGeometry, check_hand: bool) -> np.ndarray:
+    """Level of ``base_counts`` plus each sorted row of suited types (see ``_level_of_rows``)."""
+    out = np.empty(len(rows), np.int8)
+    _level_of_rows(np.ascontiguousarray(base_counts, dtype=np.int64), rows, suit_table(geometry), geometry.suits,
+                   geometry.ranks, digit_cap(geometry), geometry.copies, check_hand, out)
+    return out

@@ -10,7 +10,7 @@ from solver.combinatorics import multisets
 from solver.config import GameConfig
 from solver.draw import unseen_suited
 from solver.evaluate import Stage, State, evaluate
-from solver.hold import fa_values, hold_tables
+from solver.hold import fa_values
 from solver.hu import hu_level
 from solver.options import best_index
 from solver.ting import ting_bet_ev, ting_win_counts
@@ -69,7 +69,7 @@ def test_hold_value_against_naive_enumeration(hold: str, dead: str) -> None:
                                           for m in CONFIG.ting_hu_multiples])
             expected[b] += weight * value
     expected /= weights.sum()
-    got = fa_values(hold_tables(counts_of(h, G), G), unseen, CONFIG)
+    got = fa_values(counts_of(h, G), unseen, CONFIG)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
 
 

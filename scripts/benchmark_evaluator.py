@@ -1,0 +1,81 @@
+"""Time the exact evaluator per stage, cold (a fresh process) and warm, and print medians.
+
+Usage: python scripts/benchmark_evaluator.py [--repeats N] [--deal] [--json]
+
+Cold: a new Python process imports the package and evaluates one state
+(numba's on-disk cache loaded, per-geometry tables built). Warm: the same
+process evaluates again. The deal stage takes minutes, so it runs only
+with ``--deal`` (once, warm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+STATES = {
+    "ting": "State(Stage.TING, P('11m 23p'), P('57s 9m 9p'), P('4s 6s 8p 9s'), fa_bet=1.0)",
+    "draw": "State(Stage.DRAW, P('11m 23p 57s'), P('9m 9p'))",
+    "deal": "State(Stage.DEAL, P('11m 23p 57s'))",
+}
+
+SETUP = """
+import time
+t0 = time.perf_counter()
+from solver.cards import parse_cards
+from solver.config import DEFAULT_CONFIG
+from solver.evaluate import Stage, State, evaluate
+P = lambda text: parse_cards(text, DEFAULT_CONFIG.geometry)
+"""
+
+
+def cold(stage: str) -> float:
+    """Seconds for a fresh process to import and evaluate one state."""
+    code = SETUP + f"evaluate({STATES[stage]})\nprint(time.perf_counter() - t0)\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def warm(stage: str, repeats: int) -> list[float]:
+    """Seconds per evaluation once the process has evaluated the state before."""
+    code = SETUP + (
+        f"state = {STATES[stage]}\nevaluate(state)\n"
+        f"for _ in range({repeats}):\n    t = time.perf_counter(); evaluate(state); print(time.perf_counter() - t)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return [float(x) for x in out.stdout.split()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--deal", action="store_true", help="also time one deal-stage evaluation (minutes)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    machine = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    results = {"machine": machine}
+    for stage in ("ting", "draw"):
+        colds = [cold(stage) for _ in range(args.repeats)]
+        warms = warm(stage, args.repeats)
+        results[stage] = {"cold_median_s": statistics.median(colds), "warm_median_s": statistics.median(warms)}
+    if args.deal:
+        t = time.perf_counter()
+        warm("deal", 1)
+        results["deal"] = {"one_evaluation_s": time.perf_counter() - t}
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"machine: {machine}")
+    for stage in ("ting", "draw", "deal"):
+        if stage in results:
+            print(stage, ", ".join(f"{k} = {v:.4f}" for k, v in results[stage].items()))
+
+
+if __name__ == "__main__":
+    main()
