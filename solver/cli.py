@@ -11,7 +11,10 @@ from . import __version__
 from .bonus import bonus_table
 from .config import GameConfig, load_config
 from .deal_stats import deal_stats
+from .cards import DeckGeometry, format_cards
 from .errors import InputError
+from .options import Option, Stage
+from .query import best_play, stderr_progress
 from .textfmt import text_table
 
 
@@ -65,10 +68,71 @@ def cmd_deal_stats(args: argparse.Namespace) -> None:
     print(text_table(["deal", "deals", "probability"], rows, "lrr"))
 
 
+def cmd_best(args: argparse.Namespace) -> None:
+    """Print every option for a hand with its exact EV, best first, and say which is best and by how much.
+
+    Deal: 6 cards. Draw: 6 cards after the first draw, --dead (the 2 first
+    discards), --dd if the player doubled down. Ting: 4 hand cards, --dead
+    (the 4 discards), --community (the 4 community cards), --fa (the F bet).
+    Cards use MPSZ notation: 112m 34p J.
+    """
+    config = _config(args)
+    geometry = config.geometry
+    result = best_play(
+        args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
+        double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0,
+        progress=None if args.json else stderr_progress("deal draws"), n_jobs=args.jobs,
+    )
+    if args.json:
+        print(json.dumps(result.to_json(geometry)))
+        return
+    state = result.state
+    best = result.options[result.best]
+    print(f"{state.stage.value} stage, hand {format_cards(state.hand, geometry)}"
+          + (f", dead {format_cards(state.dead, geometry)}" if state.dead else "")
+          + (f", community {format_cards(state.community, geometry)}" if state.community else "")
+          + (f", DD {state.double_down:g}" if state.double_down else "")
+          + (f", F {state.fa_bet:g}" if state.fa_bet else ""))
+    order = sorted(range(len(result.options)), key=lambda i: (i != result.best, -result.options[i].ev, i))
+    rows = []
+    for i in order:
+        o = result.options[i]
+        rows.append((o.action, format_cards(o.discard, geometry) or "-", f"{o.bet:g}", f"{o.ev:+.6f}",
+                     "best" if i == result.best else f"{o.ev - best.ev:+.6f}"))
+    print(text_table(["action", "discard", "bet", "EV", "vs best"], rows, "lllrr"))
+    runner_up = max((o.ev for i, o in enumerate(result.options) if i != result.best), default=None)
+    margin = f", {best.ev - runner_up:.6f} better than the next option" if runner_up is not None else ""
+    print(f"best: {describe_option(best, state.stage, geometry)}, EV {best.ev:+.6f}{margin}")
+    if best.action in ("bet", "discard") and state.stage != Stage.TING:
+        print(f"the kept cards aim at: {result.aim}")
+
+
+def describe_option(option: Option, stage: Stage, geometry: DeckGeometry) -> str:
+    """An option in words: 'discard 57s, double down', 'bet F = 1, discard 57s', 'bet G = 3'."""
+    cards = format_cards(option.discard, geometry)
+    if option.action == "discard":
+        return f"discard {cards}, " + ("double down" if option.bet else "no double-down")
+    if option.action == "bet":
+        name = "G" if stage == Stage.TING else "F"
+        return f"bet {name} = {option.bet:g}" + (f", discard {cards}" if cards else "")
+    return {"claim": "claim the hu", "fold": "fold"}[option.action]
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
+    "best": (cmd_best, "the best play for a hand, with the EV of every option"),
     "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet"),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu"),
 }
+
+
+def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("hand", metavar="HAND", help="the player's cards, e.g. '11m 23p 57s'")
+    parser.add_argument("--stage", choices=[s.value for s in Stage], help="inferred from the cards when omitted")
+    parser.add_argument("--dead", metavar="CARDS", help="the player's discards so far")
+    parser.add_argument("--community", metavar="CARDS", help="the four community cards (ting stage)")
+    parser.add_argument("--dd", action="store_true", help="the player doubled down (draw and ting stages)")
+    parser.add_argument("--fa", type=float, metavar="F", help="the fa-hu bet placed (ting stage)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for a deal-stage evaluation")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (func, help_text) in COMMANDS.items():
-        command = sub.add_parser(name, help=help_text, description=func.__doc__)
+        command = sub.add_parser(name, help=help_text, description=func.__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+        if name == "best":
+            _add_best_arguments(command)
         _add_common(command)
         command.set_defaults(func=func)
     return parser

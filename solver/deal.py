@@ -6,6 +6,10 @@ cards are fixed, so every hold the player could keep after it (any four of
 the eight) is valued once against the same unseen cards, and each discard
 then takes the best of its own holds. Double down changes only the di-hu
 payout and the lost DD bet, so both DD choices share all the work.
+
+Draws are independent, so they are split into chunks run in parallel with
+joblib; each draw's contribution is returned separately and summed in draw
+order, so the result is bit-for-bit the same for any number of jobs.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Callable
 from math import comb
 
 import numpy as np
+from joblib import Parallel, delayed
 
 from .cards import counts_of
 from .combinatorics import multisets, remove_cards, submultisets
@@ -22,26 +27,12 @@ from .draw import claim_value, hold_values, unseen_suited
 from .options import Option
 
 
-def deal_options(hand: tuple[int, ...], config: GameConfig,
-                 progress: Callable[[int, int], None] | None = None) -> list[Option]:
-    """Every option on the first six cards, in canonical order.
-
-    Order: claim (if a tian-hu is possible), then each discard without
-    double-down, then each discard with it (discards in lexicographic order
-    of the cards thrown). ``progress(done, total)`` is called per draw.
-    """
-    geometry = config.geometry
-    options: list[Option] = []
-    claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
-    if claim is not None:
-        options.append(Option("claim", (), 0.0, claim, 1.0))
+def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig) -> np.ndarray:
+    """Value of each (DD, discard) after each draw: array (draws, 2, discards)."""
     discards = submultisets(hand, 2)
     dd_sizes = (0.0, config.double_down)
-    totals = np.zeros((len(dd_sizes), len(discards)))
-    unseen = geometry.full_counts() - counts_of(hand, geometry)
-    draws, weights = multisets(unseen, 2)
-    for n, (draw_counts, weight) in enumerate(zip(draws, weights)):
-        draw = tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), draw_counts))
+    out = np.empty((len(draws), len(dd_sizes), len(discards)))
+    for n, draw in enumerate(draws):
         seen = tuple(sorted(hand + draw))
         community_source = unseen_suited(seen, config)
         best_by_hold = {hold: float(hold_values(hold, community_source, config).max())
@@ -50,15 +41,48 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
             kept = tuple(sorted(remove_cards(hand, discard) + draw))
             play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4)])
             for k, dd in enumerate(dd_sizes):
-                di_hu = claim_value(kept, config, 1.0 + dd, config.di_hu_flush, config.di_hu)
                 value = -dd + play_on
-                if di_hu is not None and di_hu > value:
-                    value = di_hu
-                totals[k, d] += weight * value
+                di_hu = claim_value(kept, config, 1.0 + dd, config.di_hu_flush, config.di_hu)
+                out[n, k, d] = di_hu if di_hu is not None and di_hu > value else value
+    return out
+
+
+def deal_options(hand: tuple[int, ...], config: GameConfig,
+                 progress: Callable[[int, int], None] | None = None, n_jobs: int = 1) -> list[Option]:
+    """Every option on the first six cards, in canonical order.
+
+    Order: claim (if a tian-hu is possible), then each discard without
+    double-down, then each discard with it (discards in lexicographic order
+    of the cards thrown). ``progress(done, total)`` is called as draws finish;
+    ``n_jobs`` processes share the draws.
+    """
+    geometry = config.geometry
+    options: list[Option] = []
+    claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
+    if claim is not None:
+        options.append(Option("claim", (), 0.0, claim, 1.0))
+    unseen = geometry.full_counts() - counts_of(hand, geometry)
+    rows, weights = multisets(unseen, 2)
+    draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
+    chunk = max(1, min(16, len(draws) // (4 * max(n_jobs, 1)) or 1))
+    chunks = [draws[i:i + chunk] for i in range(0, len(draws), chunk)]
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_draw_contributions)(hand, part, config) for part in chunks
+    )
+    values = []
+    done = 0
+    for part in results:
+        values.append(part)
+        done += len(part)
         if progress is not None:
-            progress(n + 1, len(draws))
+            progress(done, len(draws))
+    per_draw = np.concatenate(values)
+    totals = np.zeros(per_draw.shape[1:])
+    for n in range(len(draws)):  # fixed order: identical sums for any n_jobs
+        totals += weights[n] * per_draw[n]
     n_draws = comb(int(unseen.sum()), 2)
-    for k, dd in enumerate(dd_sizes):
-        for d, discard in enumerate(discards):
+    assert int(weights.sum()) == n_draws
+    for k, dd in enumerate((0.0, config.double_down)):
+        for d, discard in enumerate(submultisets(hand, 2)):
             options.append(Option("discard", discard, dd, totals[k, d] / n_draws, 1.0 + dd))
     return options

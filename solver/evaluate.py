@@ -89,14 +89,16 @@ def ting_options(state: State, config: GameConfig) -> list[Option]:
 
 
 def evaluate(state: State, config: GameConfig = DEFAULT_CONFIG,
-             progress: Callable[[int, int], None] | None = None) -> list[Option]:
+             progress: Callable[[int, int], None] | None = None, n_jobs: int = 1) -> list[Option]:
     """Every option open to the player at ``state``, in canonical order, with exact EVs.
 
-    Use :func:`solver.options.best_index` for the optimal one.
+    Use :func:`solver.options.best_index` for the optimal one. The deal
+    stage reports ``progress(done, total)`` over its draws and can spread
+    them over ``n_jobs`` processes (same result for any ``n_jobs``).
     """
     state = validate_state(state, config)
     if state.stage == Stage.DEAL:
-        return deal_options(state.hand, config, progress)
+        return deal_options(state.hand, config, progress, n_jobs)
     if state.stage == Stage.DRAW:
         return draw_options(state.hand, state.dead, state.double_down, config)
     return ting_options(state, config)

@@ -1,0 +1,117 @@
+"""Best play for a given hand: parse what the player typed, evaluate, explain.
+
+The CLI's ``best`` command is a thin wrapper over :func:`best_play`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .cards import DeckGeometry, format_cards, parse_cards
+from .combinatorics import remove_cards
+from .config import GameConfig
+from .errors import InputError
+from .evaluate import State, evaluate
+from .options import Option, Stage, best_index
+
+
+@dataclass(frozen=True)
+class BestPlay:
+    """Every option at a decision, the index of the best, and what its kept cards aim at."""
+
+    state: State
+    options: list[Option]
+    best: int
+    aim: str
+
+    def to_json(self, geometry: DeckGeometry) -> dict:
+        """The ``best --json`` object: stage, options (action, discard, bet, ev) and best."""
+        return {
+            "stage": self.state.stage.value,
+            "options": [
+                {"action": o.action, "discard": [geometry.card_name(c) for c in o.discard], "bet": o.bet, "ev": o.ev}
+                for o in self.options
+            ],
+            "best": self.best,
+        }
+
+
+def infer_stage(n_hand: int, has_dead: bool, has_community: bool) -> Stage:
+    """The stage implied by what was given (6 cards: deal, or draw with dead cards; community: ting)."""
+    if has_community:
+        return Stage.TING
+    if has_dead:
+        return Stage.DRAW if n_hand == 6 else Stage.TING
+    if n_hand == 6:
+        return Stage.DEAL
+    raise InputError(f"cannot tell the stage from {n_hand} hand cards: give 6 cards (deal, or draw with --dead), "
+                     "or 4 with --dead and --community (ting)")
+
+
+def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
+    """What a group of kept cards is aiming at, in card-pattern words."""
+    parts: list[str] = []
+    suited = [c for c in cards if c != geometry.joker]
+    jokers = len(cards) - len(suited)
+    for t in sorted(set(suited)):
+        n = suited.count(t)
+        if n >= 2:
+            parts.append(f"{'triplet' if n >= 3 else 'pair'} {geometry.card_name(t)}")
+    distinct = sorted(set(suited))
+    in_run: set[int] = set()
+    for a in distinct:
+        if a + 1 in distinct and a + 2 in distinct and geometry.suit_of(a) == geometry.suit_of(a + 2):
+            parts.append(f"run {format_cards((a, a + 1, a + 2), geometry)}")
+            in_run.update((a, a + 1, a + 2))
+    for i, a in enumerate(distinct):
+        for b in distinct[i + 1:]:
+            if geometry.suit_of(a) != geometry.suit_of(b) or b - a > 2 or {a, b} <= in_run:
+                continue
+            if b - a == 2:
+                parts.append(f"run {format_cards((a, b), geometry)} needs {geometry.card_name(a + 1)}")
+            else:
+                ends = [geometry.card_name(x) for x in (a - 1, b + 1)
+                        if 0 <= x < geometry.n_suited and geometry.suit_of(x) == geometry.suit_of(a)]
+                parts.append(f"run {format_cards((a, b), geometry)} needs {' or '.join(ends)}")
+    if jokers:
+        parts.append("joker" if jokers == 1 else f"{jokers} jokers")
+    return ", ".join(parts) if parts else "no pair or partial set"
+
+
+def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str = "", community: str = "",
+              double_down: float = 0.0, fa_bet: float = 0.0,
+              progress: Callable[[int, int], None] | None = None, n_jobs: int = 1) -> BestPlay:
+    """Evaluate every option for a hand given in MPSZ notation (see ``mahjong-poker best --help``)."""
+    geometry = config.geometry
+    hand_cards = parse_cards(hand, geometry)
+    dead_cards = parse_cards(dead, geometry) if dead else ()
+    community_cards = parse_cards(community, geometry) if community else ()
+    inferred = infer_stage(len(hand_cards), bool(dead_cards), bool(community_cards))
+    chosen = Stage(stage) if stage else inferred
+    if stage and chosen != inferred and not (chosen == Stage.TING and len(hand_cards) == 4):
+        raise InputError(f"{len(hand_cards)} hand cards with the cards given make a {inferred.value}-stage hand, "
+                         f"not {chosen.value}")
+    state = State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet)
+    options = evaluate(state, config, progress=progress, n_jobs=n_jobs)
+    best = best_index(options)
+    kept = remove_cards(tuple(sorted(hand_cards)), options[best].discard)
+    return BestPlay(state, options, best, describe_hold(kept, geometry))
+
+
+def stderr_progress(label: str) -> Callable[[int, int], None] | None:
+    """A one-line progress report with ETA on standard error, or None when it is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    start = time.monotonic()
+
+    def report(done: int, total: int) -> None:
+        elapsed = time.monotonic() - start
+        eta = elapsed / done * (total - done) if done else 0.0
+        end = "\n" if done == total else ""
+        print(f"\r{label}: {done}/{total} ({100 * done / total:.0f}%), {elapsed:.0f} s, ETA {eta:.0f} s",
+              end=end, file=sys.stderr, flush=True)
+
+    return report

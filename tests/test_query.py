@@ -1,0 +1,95 @@
+"""``mahjong-poker best`` and its API: every stage, JSON schema, bad input."""
+
+import json
+
+import pytest
+
+from solver.cli import main
+from solver.config import GameConfig
+from solver.evaluate import Stage, State, evaluate
+from solver.options import best_index
+from solver.query import best_play, describe_hold
+from solver.cards import parse_cards
+
+MINI_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\n"
+MINI = GameConfig(suits=2, ranks=4, copies=2)
+
+
+@pytest.fixture
+def mini_config(tmp_path) -> str:
+    path = tmp_path / "mini.toml"
+    path.write_text(MINI_TOML)
+    return str(path)
+
+
+def run_json(capsys, *args: str) -> dict:
+    assert main(["best", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def check_schema(data: dict, stage: str) -> None:
+    assert set(data) == {"stage", "options", "best"} and data["stage"] == stage
+    for option in data["options"]:
+        assert set(option) == {"action", "discard", "bet", "ev"}
+        assert option["action"] in {"claim", "decline", "fold", "bet", "discard"}
+    best = data["options"][data["best"]]
+    assert best["ev"] == max(o["ev"] for o in data["options"])
+
+
+def test_ting_stage(capsys) -> None:
+    data = run_json(capsys, "11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s", "--fa", "1")
+    check_schema(data, "ting")
+    assert [o["action"] for o in data["options"]] == ["fold", "bet", "bet", "bet"]
+    assert [o["bet"] for o in data["options"]] == [0, 1, 2, 3]
+
+
+def test_draw_stage_matches_the_api(capsys) -> None:
+    data = run_json(capsys, "11m 23p 57s", "--dead", "9m 9p", "--dd")
+    check_schema(data, "draw")
+    g = GameConfig().geometry
+    options = evaluate(State(Stage.DRAW, parse_cards("11m 23p 57s", g), parse_cards("9m 9p", g), double_down=1.0))
+    assert [o["ev"] for o in data["options"]] == [o.ev for o in options]
+    assert data["best"] == best_index(options)
+    assert data["options"][data["best"]]["discard"] == ["5s", "7s"]
+
+
+def test_deal_stage_on_a_mini_deck(capsys, mini_config: str) -> None:
+    data = run_json(capsys, "11m 23p 4m J", "--config", mini_config)
+    check_schema(data, "deal")
+    assert {o["bet"] for o in data["options"] if o["action"] == "discard"} == {0.0, 1.0}
+    assert main(["best", "11m 23p 4m J", "--config", mini_config]) == 0
+    assert "best: " in capsys.readouterr().out
+
+
+def test_human_output(capsys) -> None:
+    assert main(["best", "1m 123p 55s", "--dead", "9m 9p"]) == 0
+    out = capsys.readouterr().out
+    assert "best: claim the hu" in out and "vs best" in out
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["11m 23p"], "cannot tell the stage from 4 hand cards"),
+        (["11m 23p 5x"], "unknown character 'x'"),
+        (["11m 23p 57s", "--dead", "1m 1m"], "1m appears 4 times in hand and dead"),
+        (["11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s", "--fa", "3"], "F must be one of 1, 2"),
+        (["11m 23p", "--dead", "57s 9m 9p", "--community", "4s 5s 6s 9s", "--fa", "1"], "already forms a hu"),
+        (["11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p J", "--fa", "1"], "never jokers"),
+        (["11m 23p 57s", "--dead", "9m"], "dead cards at the draw stage must hold 2 cards"),
+        (["11m 23p 57s", "--stage", "ting"], "make a deal-stage hand, not ting"),
+        (["11m 23p 57s", "--dd"], "no double-down is placed before the deal decision"),
+    ],
+)
+def test_bad_input_exits_2(capsys, args: list[str], fragment: str) -> None:
+    assert main(["best", *args]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_api_and_aim() -> None:
+    result = best_play("11m 23p 57s", GameConfig(), dead="9m 9p")
+    assert result.options[result.best].discard == parse_cards("57s", GameConfig().geometry)
+    assert result.aim == "pair 1m, run 23p needs 1p or 4p"
+    g = GameConfig().geometry
+    assert describe_hold(parse_cards("345s J", g), g) == "run 345s, joker"
