@@ -70,17 +70,32 @@ def _packed(rows: np.ndarray) -> np.ndarray:
     return key
 
 
+@njit(cache=True)
+def _fill_successors(smaller, larger_keys, n_types, bits, out):
+    k = smaller.shape[1]
+    grown = np.empty(k + 1, np.int64)
+    for i in range(smaller.shape[0]):
+        for t in range(n_types):
+            # insert t into the sorted row, then pack
+            pos = 0
+            while pos < k and smaller[i, pos] <= t:
+                grown[pos] = smaller[i, pos]
+                pos += 1
+            grown[pos] = t
+            for c in range(pos, k):
+                grown[c + 1] = smaller[i, c]
+            key = 0
+            for c in range(k + 1):
+                key = (key << bits) | grown[c]
+            row = np.searchsorted(larger_keys, key)
+            out[i, t] = row if row < larger_keys.shape[0] and larger_keys[row] == key else -1
+
+
 def _successors(smaller: np.ndarray, larger_keys: np.ndarray, n_types: int) -> np.ndarray:
     """``out[i, t]`` = row of ``smaller[i] + t`` in the larger list, or -1."""
-    n, k = smaller.shape
-    grown = np.empty((n, n_types, k + 1), dtype=np.int8)
-    grown[:, :, :k] = smaller[:, None, :]
-    grown[:, :, k] = np.arange(n_types, dtype=np.int8)[None, :]
-    grown = np.sort(grown.reshape(n * n_types, k + 1), axis=1)
-    keys = _packed(grown)
-    pos = np.searchsorted(larger_keys, keys).clip(max=len(larger_keys) - 1)
-    found = larger_keys[pos] == keys
-    return np.where(found, pos, -1).astype(np.int32).reshape(n, n_types)
+    out = np.empty((len(smaller), n_types), np.int32)
+    _fill_successors(smaller, larger_keys, n_types, _BITS, out)
+    return out
 
 
 @dataclass(frozen=True)

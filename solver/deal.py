@@ -84,5 +84,5 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     assert int(weights.sum()) == n_draws
     for k, dd in enumerate((0.0, config.double_down)):
         for d, discard in enumerate(submultisets(hand, 2)):
-            options.append(Option("discard", discard, dd, totals[k, d] / n_draws, 1.0 + dd))
+            options.append(Option("discard", discard, dd, float(totals[k, d] / n_draws), 1.0 + dd))
     return options

@@ -8,12 +8,15 @@ cards (the eight seen cards are known), so each hold is valued by
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from .cards import counts_of
 from .combinatorics import remove_cards, submultisets
 from .config import GameConfig
-from .hold import fa_values
+from .hold import fa_values, prepare_tables
 from .hu import hu_level
 from .options import Option
 
@@ -47,9 +50,12 @@ def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: floa
     options.append(Option("fold", (), 0.0, -1.0 - double_down, 1.0 + double_down))
     unseen = unseen_suited(hand + dead, config)
     holds = submultisets(hand, 4)
-    values = [hold_values(hold, unseen, config) for hold in holds]
+    # The hold kernel releases the GIL: threads value the holds side by side.
+    prepare_tables(config.geometry)
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        values = list(pool.map(lambda hold: hold_values(hold, unseen, config), holds))
     for b, fa_bet in enumerate(config.fa_hu_bets):
         for hold, value in zip(holds, values):
-            options.append(Option("bet", remove_cards(hand, hold), fa_bet, value[b] - double_down,
+            options.append(Option("bet", remove_cards(hand, hold), fa_bet, float(value[b]) - double_down,
                                   1.0 + double_down + fa_bet))
     return options

@@ -24,10 +24,13 @@ jokers) is folded without counting.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
-from .community import alone_index, community_index
+from .community import alone_index, community_index, sorted_multisets
+from .cards import DeckGeometry
 from .config import GameConfig
 from .hu import EMPTY_SUIT, _hu_level_with_hand, _level_packed, _suit_keys, digit_cap, suit_table
 from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_value, payout_vector
@@ -42,82 +45,56 @@ def _level_with(needs, s, state, jokers):
     return _level_packed(n0, n1, n2, jokers)
 
 
-@njit(cache=True)
-def _completion_counts(keys, x, left, table, suits, ranks, cap, powers, needs, jokers, one_card, states, masses):
-    """(non-flush, flush) counts of two-card completions B of X, by the plain hu test.
+@njit(cache=True, inline="always")
+def _add_mass(states, masses, n, state, mass):
+    """Add ``mass`` to ``state`` in a small histogram of ``n`` entries; return the new size."""
+    for q in range(n):
+        if states[q] == state:
+            masses[q] += mass
+            return n
+    states[n] = state
+    masses[n] = mass
+    return n + 1
 
-    ``keys``/``needs``: X's suit keys and packed needs; ``x``: X's counts;
-    ``left``: unseen counts after A. Scratch arrays: ``one_card`` (per
-    type), ``states``/``masses`` (per suit, per distinct one-card state).
-    """
-    n_hu = 0.0
-    n_flush = 0.0
-    n_states = np.zeros(3, np.int64)
-    for s in range(suits):
-        base = s * ranks
-        for r1 in range(ranks):
-            t1 = base + r1
-            k1 = keys[s] + (powers[r1] if x[t1] + 1 <= cap else 0)
-            state = np.int64(table[k1])
-            one_card[t1] = state
-            u1 = left[t1]
-            if u1 == 0:
+
+@njit(cache=True, nogil=True)
+def _suit_profile(s, key, x, left, table, ranks, cap, powers, h1_state, h1_mass, h2_state, h2_mass):
+    """One suit of X (suit key ``key``): histograms of the suit's packed needs after one
+    unseen card of the suit (``h1``) and after two (``h2``), weighted by how many
+    card combinations give each. Returns the two histograms' sizes."""
+    base = s * ranks
+    n1 = 0
+    n2 = 0
+    for r1 in range(ranks):
+        t1 = base + r1
+        u1 = left[t1]
+        if u1 == 0:
+            continue
+        k1 = key + (powers[r1] if x[t1] + 1 <= cap else 0)
+        n1 = _add_mass(h1_state, h1_mass, n1, np.int64(table[k1]), u1 * 1.0)
+        if u1 >= 2:
+            k2 = k1 + (powers[r1] if x[t1] + 2 <= cap else 0)
+            n2 = _add_mass(h2_state, h2_mass, n2, np.int64(table[k2]), u1 * (u1 - 1) / 2.0)
+        for r2 in range(r1 + 1, ranks):
+            t2 = base + r2
+            u2 = left[t2]
+            if u2 == 0:
                 continue
-            # group the one-card states of this suit, weighted by cards left
-            found = False
-            for q in range(n_states[s]):
-                if states[s, q] == state:
-                    masses[s, q] += u1
-                    found = True
-                    break
-            if not found:
-                states[s, n_states[s]] = state
-                masses[s, n_states[s]] = u1
-                n_states[s] += 1
-            # both cards in this suit
-            if u1 >= 2:
-                k2 = k1 + (powers[r1] if x[t1] + 2 <= cap else 0)
-                level = _level_with(needs, s, np.int64(table[k2]), jokers)
-                if level == 1:
-                    n_hu += u1 * (u1 - 1) / 2.0
-                elif level == 2:
-                    n_flush += u1 * (u1 - 1) / 2.0
-            for r2 in range(r1 + 1, ranks):
-                t2 = base + r2
-                u2 = left[t2]
-                if u2 == 0:
-                    continue
-                k2 = k1 + (powers[r2] if x[t2] + 1 <= cap else 0)
-                level = _level_with(needs, s, np.int64(table[k2]), jokers)
-                if level == 1:
-                    n_hu += u1 * u2
-                elif level == 2:
-                    n_flush += u1 * u2
-    # one card in each of two suits
-    for s1 in range(suits):
-        for s2 in range(s1 + 1, suits):
-            for a in range(n_states[s1]):
-                for b in range(n_states[s2]):
-                    n0 = states[s1, a] if s1 == 0 else needs[0]
-                    n1 = states[s1, a] if s1 == 1 else (states[s2, b] if s2 == 1 else needs[1])
-                    n2 = states[s2, b] if s2 == 2 else needs[2]
-                    level = _level_packed(n0, n1, n2, jokers)
-                    if level == 1:
-                        n_hu += masses[s1, a] * masses[s2, b]
-                    elif level == 2:
-                        n_flush += masses[s1, a] * masses[s2, b]
-    return n_hu, n_flush
+            k2 = k1 + (powers[r2] if x[t2] + 1 <= cap else 0)
+            n2 = _add_mass(h2_state, h2_mass, n2, np.int64(table[k2]), u1 * u2 * 1.0)
+    return n1, n2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, table, suits, ranks, cap, unseen,
-               bets, multiples, pays, out):
+               bets, multiples, pays, n_profiles, out):
     """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold.
 
     ``hold``: count vector with jokers last; ``unseen``: unseen suited
     counts; ``exact_cache``: one int8 per six-card community, all -1 (the
-    hand-card levels found are stored there: a six-card community recurs
-    for each of its four-card parts).
+    plain and hand-card levels found, ``4 * plain + exact``, are stored
+    there: a six-card community recurs for each of its four-card parts);
+    ``n_profiles``: room for the suit profiles (``suit_profiles_max``).
     """
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
@@ -130,9 +107,23 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
     needs = np.empty(3, np.int64)
     x = hold.copy()
     left = unseen.copy()
-    one_card = np.empty(n_suited, np.int64)
-    states = np.empty((3, ranks + 1), np.int64)
-    masses = np.empty((3, ranks + 1), np.float64)
+    # Suit profiles, built on first use and keyed by the suit part of A
+    # (base ``a_base`` digits: a four-card community holds a card at most 4 times).
+    a_base = min(cap, 4) + 1
+    a_powers = np.ones(ranks, np.int64)
+    for r in range(1, ranks):
+        a_powers[r] = a_powers[r - 1] * a_base
+    profile_of = np.full((3, a_powers[ranks - 1] * a_base), -1, np.int64)
+    n_built = np.zeros(3, np.int64)
+    pairs_max = ranks * (ranks + 1) // 2
+    h1_state = np.empty((3, n_profiles, ranks), np.int64)
+    h1_mass = np.empty((3, n_profiles, ranks), np.float64)
+    h1_n = np.empty((3, n_profiles), np.int64)
+    h2_state = np.empty((3, n_profiles, pairs_max), np.int64)
+    h2_mass = np.empty((3, n_profiles, pairs_max), np.float64)
+    h2_n = np.empty((3, n_profiles), np.int64)
+    a_keys = np.empty(3, np.int64)
+    used = np.empty(3, np.int64)
     community = np.zeros(hold.shape[0], np.int64)
     n_unseen = unseen.sum()
     total2 = (n_unseen - 4) * (n_unseen - 5) / 2.0
@@ -175,8 +166,50 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
             for b in range(bets.shape[0]):
                 out[b] -= weight * (1.0 + bets[b])
         else:
-            n_hu, n_flush = _completion_counts(keys, x, left, table, suits, ranks, cap, powers, needs, jokers,
-                                               one_card, states, masses)
+            for su in range(suits):
+                a_keys[su] = 0
+            for c in range(4):
+                t = m4[i, c]
+                su = t // ranks
+                a_keys[su] += a_powers[t - su * ranks]
+            for su in range(suits):
+                p = profile_of[su, a_keys[su]]
+                if p < 0:
+                    p = n_built[su]
+                    n_built[su] += 1
+                    profile_of[su, a_keys[su]] = p
+                    h1_n[su, p], h2_n[su, p] = _suit_profile(
+                        su, keys[su], x, left, table, ranks, cap, powers,
+                        h1_state[su, p], h1_mass[su, p], h2_state[su, p], h2_mass[su, p])
+                used[su] = p
+            n_hu = 0.0
+            n_flush = 0.0
+            # both cards in one suit
+            for su in range(suits):
+                p = used[su]
+                for q in range(h2_n[su, p]):
+                    level = _level_with(needs, su, h2_state[su, p, q], jokers)
+                    if level == 1:
+                        n_hu += h2_mass[su, p, q]
+                    elif level == 2:
+                        n_flush += h2_mass[su, p, q]
+            # one card in each of two suits
+            for s1 in range(suits):
+                p1 = used[s1]
+                for s2 in range(s1 + 1, suits):
+                    p2 = used[s2]
+                    for a in range(h1_n[s1, p1]):
+                        state_a = h1_state[s1, p1, a]
+                        for b in range(h1_n[s2, p2]):
+                            state_b = h1_state[s2, p2, b]
+                            n0 = state_a if s1 == 0 else needs[0]
+                            n1 = state_a if s1 == 1 else (state_b if s2 == 1 else needs[1])
+                            n2 = state_b if s2 == 2 else needs[2]
+                            level = _level_packed(n0, n1, n2, jokers)
+                            if level == 1:
+                                n_hu += h1_mass[s1, p1, a] * h1_mass[s2, p2, b]
+                            elif level == 2:
+                                n_flush += h1_mass[s1, p1, a] * h1_mass[s2, p2, b]
             if jokers == 0:
                 # completions where the community alone forms a hu: re-test with the hand-card rule
                 for e in range(alone_offsets[i], alone_offsets[i + 1]):
@@ -185,28 +218,34 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
                     w = left[t1] * (left[t1] - 1) / 2.0 if t1 == t2 else left[t1] * left[t2] * 1.0
                     if w == 0.0:
                         continue
-                    s1 = t1 // ranks
-                    s2 = t2 // ranks
-                    if s1 == s2:
-                        k = keys[s1] + (powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0)
-                        x[t1] += 1
-                        k += powers[t2 - s2 * ranks] if x[t2] + 1 <= cap else 0
-                        x[t1] -= 1
-                        plain = _level_with(needs, s1, np.int64(table[k]), 0)
-                    else:
-                        n0 = one_card[t1] if s1 == 0 else needs[0]
-                        n1 = one_card[t1] if s1 == 1 else (one_card[t2] if s2 == 1 else needs[1])
-                        n2 = one_card[t2] if s2 == 2 else needs[2]
-                        plain = _level_packed(n0, n1, n2, 0)
-                    exact = exact_cache[alone_rows6[e]]
-                    if exact < 0:
+                    # plain and exact levels depend on the six community cards only: cached per row
+                    code = exact_cache[alone_rows6[e]]
+                    if code < 0:
+                        s1 = t1 // ranks
+                        s2 = t2 // ranks
+                        if s1 == s2:
+                            k = keys[s1] + (powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0)
+                            x[t1] += 1
+                            k += powers[t2 - s2 * ranks] if x[t2] + 1 <= cap else 0
+                            x[t1] -= 1
+                            plain = _level_with(needs, s1, np.int64(table[k]), 0)
+                        else:
+                            one1 = np.int64(table[keys[s1] + (powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0)])
+                            one2 = np.int64(table[keys[s2] + (powers[t2 - s2 * ranks] if x[t2] + 1 <= cap else 0)])
+                            n0 = one1 if s1 == 0 else needs[0]
+                            n1 = one1 if s1 == 1 else (one2 if s2 == 1 else needs[1])
+                            n2 = one2 if s2 == 2 else needs[2]
+                            plain = _level_packed(n0, n1, n2, 0)
                         for c in range(4):
                             community[m4[i, c]] += 1
                         community[t1] += 1
                         community[t2] += 1
                         exact = _hu_level_with_hand(hold, community, suits, ranks)
                         community[:] = 0
-                        exact_cache[alone_rows6[e]] = exact
+                        code = plain * 4 + exact
+                        exact_cache[alone_rows6[e]] = code
+                    plain = code // 4
+                    exact = code % 4
                     if plain != exact:
                         if plain == 1:
                             n_hu -= w
@@ -225,6 +264,13 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
         out[b] /= total4
 
 
+def prepare_tables(geometry: DeckGeometry) -> None:
+    """Build the per-geometry tables the hold kernel reads (once; later calls are free)."""
+    community_index(geometry)
+    alone_index(geometry)
+    suit_table(geometry)
+
+
 def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
     """Value of each fa-hu bet size of ``config`` for a hold, given the unseen suited counts.
 
@@ -239,6 +285,13 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
         np.full(len(index.m6_types), -1, np.int8), suit_table(geometry), geometry.suits, geometry.ranks, digit_cap(geometry),
         np.ascontiguousarray(unseen_suited, dtype=np.int64),
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
-        payout_vector(config), out,
+        payout_vector(config), suit_profiles_max(geometry), out,
     )
     return out
+
+
+@lru_cache(maxsize=4)
+def suit_profiles_max(geometry: DeckGeometry) -> int:
+    """How many distinct suit parts (at most four cards of one suit) a four-card community can have."""
+    cap = min(geometry.copies, 4)
+    return sum(len(sorted_multisets(geometry.ranks, cap, k)) for k in range(1, 5)) + 1
