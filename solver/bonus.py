@@ -9,6 +9,7 @@ loops of later stages price a community with one table lookup.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -16,6 +17,7 @@ from numba import njit
 
 from .cards import DeckGeometry
 from .combinatorics import multisets
+from .community import community_index
 from .config import GameConfig
 from .hu import _hu_level
 
@@ -110,12 +112,16 @@ def _paid_parts(mask: int, config: GameConfig) -> tuple[list[str], float]:
     return names, total
 
 
+@lru_cache(maxsize=16)
 def payout_by_mask(config: GameConfig) -> np.ndarray:
-    """Net result of a unit bonus bet for each category mask: the payout, or -1 when nothing is paid."""
+    """Net result of a unit bonus bet for each category mask: the payout, or -1 when nothing is paid.
+
+    Cached per configuration and read-only."""
     table = np.empty(N_MASKS, dtype=np.float64)
     for mask in range(N_MASKS):
         names, total = _paid_parts(mask, config)
         table[mask] = total if names else -1.0
+    table.flags.writeable = False
     return table
 
 
@@ -190,3 +196,24 @@ def bonus_table(config: GameConfig) -> BonusTable:
         for label, (net, n) in sorted(grouped.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
     ]
     return BonusTable(total, rows)
+
+
+@njit(cache=True)
+def _sorted_rows_masks(rows, n_types, suits, ranks, out):
+    counts = np.zeros(n_types, np.int64)
+    for i in range(rows.shape[0]):
+        for c in range(rows.shape[1]):
+            counts[rows[i, c]] += 1
+        out[i] = _bonus_mask(counts, suits, ranks)
+        counts[:] = 0
+
+
+@lru_cache(maxsize=4)
+def community_bonus_net(config: GameConfig) -> np.ndarray:
+    """Net result of a unit bonus bet for every six-card community multiset
+    (rows of :func:`solver.community.community_index`'s ``m6_types``)."""
+    geometry = config.geometry
+    rows = community_index(geometry).m6_types
+    masks = np.empty(len(rows), np.int64)
+    _sorted_rows_masks(rows, geometry.n_types, geometry.suits, geometry.ranks, masks)
+    return payout_by_mask(config)[masks]

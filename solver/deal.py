@@ -24,10 +24,12 @@ from .cards import counts_of
 from .combinatorics import multisets, remove_cards, submultisets
 from .config import GameConfig
 from .draw import claim_value, hold_values, unseen_suited
+from .hold import bonus_evs
 from .options import Option
 
 
-def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig) -> np.ndarray:
+def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig,
+                        bonus_bet: float) -> np.ndarray:
     """Value of each (DD, discard) after each draw: array (draws, 2, discards)."""
     discards = submultisets(hand, 2)
     dd_sizes = (0.0, config.double_down)
@@ -35,7 +37,8 @@ def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], con
     for n, draw in enumerate(draws):
         seen = tuple(sorted(hand + draw))
         community_source = unseen_suited(seen, config)
-        best_by_hold = {hold: float(hold_values(hold, community_source, config).max())
+        bonus_ev = bonus_evs(community_source, config) if bonus_bet > 0 else None
+        best_by_hold = {hold: float(hold_values(hold, community_source, config, bonus_bet, bonus_ev).max())
                         for hold in submultisets(seen, 4)}
         for d, discard in enumerate(discards):
             kept = tuple(sorted(remove_cards(hand, discard) + draw))
@@ -48,13 +51,15 @@ def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], con
 
 
 def deal_options(hand: tuple[int, ...], config: GameConfig,
-                 progress: Callable[[int, int], None] | None = None, n_jobs: int = 1) -> list[Option]:
+                 progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
+                 bonus_bet: float = 0.0) -> list[Option]:
     """Every option on the first six cards, in canonical order.
 
     Order: claim (if a tian-hu is possible), then each discard without
     double-down, then each discard with it (discards in lexicographic order
     of the cards thrown). ``progress(done, total)`` is called as draws finish;
-    ``n_jobs`` processes share the draws.
+    ``n_jobs`` processes share the draws. With a bonus bet B > 0 the EVs
+    include it (it pushes unless the player reaches a ting bet).
     """
     geometry = config.geometry
     options: list[Option] = []
@@ -67,7 +72,7 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     chunk = max(1, min(16, len(draws) // (4 * max(n_jobs, 1)) or 1))
     chunks = [draws[i:i + chunk] for i in range(0, len(draws), chunk)]
     results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_draw_contributions)(hand, part, config) for part in chunks
+        delayed(_draw_contributions)(hand, part, config, bonus_bet) for part in chunks
     )
     values = []
     done = 0

@@ -16,7 +16,7 @@ import numpy as np
 from .cards import counts_of
 from .combinatorics import remove_cards, submultisets
 from .config import GameConfig
-from .hold import fa_values, prepare_tables
+from .hold import bonus_evs, fa_values, prepare_tables
 from .hu import hu_level
 from .options import Option
 
@@ -27,9 +27,10 @@ def unseen_suited(seen: tuple[int, ...], config: GameConfig) -> np.ndarray:
     return (geometry.full_counts() - counts_of(seen, geometry))[: geometry.n_suited]
 
 
-def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig) -> np.ndarray:
-    """Value of each fa-hu bet for a hold (T and F counted, DD not)."""
-    return fa_values(counts_of(hold, config.geometry), unseen, config)
+def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig, bonus_bet: float = 0.0,
+                bonus_ev: np.ndarray | None = None) -> np.ndarray:
+    """Value of each fa-hu bet for a hold (T and F counted, DD not; the bonus when B > 0)."""
+    return fa_values(counts_of(hold, config.geometry), unseen, config, bonus_bet, bonus_ev)
 
 
 def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, flush_pays: float,
@@ -41,8 +42,12 @@ def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, fl
     return multiplier * (flush_pays if level == 2 else pays)
 
 
-def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig) -> list[Option]:
-    """Every option after the first draw, in canonical order: claim, fold, then each bet F and hold."""
+def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
+                 bonus_bet: float = 0.0) -> list[Option]:
+    """Every option after the first draw, in canonical order: claim, fold, then each bet F and hold.
+
+    With a bonus bet B > 0 the EVs include it (it pushes unless the player
+    reaches a ting bet, so claim and fold values are unchanged)."""
     options: list[Option] = []
     claim = claim_value(hand, config, 1.0 + double_down, config.di_hu_flush, config.di_hu)
     if claim is not None:
@@ -52,8 +57,9 @@ def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: floa
     holds = submultisets(hand, 4)
     # The hold kernel releases the GIL: threads value the holds side by side.
     prepare_tables(config.geometry)
+    bonus_ev = bonus_evs(unseen, config) if bonus_bet > 0 else None
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        values = list(pool.map(lambda hold: hold_values(hold, unseen, config), holds))
+        values = list(pool.map(lambda hold: hold_values(hold, unseen, config, bonus_bet, bonus_ev), holds))
     for b, fa_bet in enumerate(config.fa_hu_bets):
         for hold, value in zip(holds, values):
             options.append(Option("bet", remove_cards(hand, hold), fa_bet, float(value[b]) - double_down,

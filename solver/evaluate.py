@@ -18,7 +18,7 @@ from .draw import draw_options, unseen_suited
 from .errors import InputError
 from .hu import hu_level
 from .options import Option, Stage, best_index
-from .ting import ting_bet_ev, ting_win_counts
+from .ting import ting_bet_ev, ting_outcomes
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class State:
     community: tuple[int, ...] = ()
     double_down: float = 0.0
     fa_bet: float = 0.0
+    bonus: float = 0.0
+    """The bonus bet B (units of T): 0 values the main game alone; B > 0 values main
+    game plus bonus, the bonus pushing unless the player bets ting-hu (RULES.md 5)."""
 
 
 _SIZES = {Stage.DEAL: (6, 0, 0), Stage.DRAW: (6, 2, 0), Stage.TING: (4, 4, 4)}
@@ -69,22 +72,25 @@ def validate_state(state: State, config: GameConfig) -> State:
             )
     elif state.fa_bet:
         raise InputError("the fa-hu bet F is known only at the ting stage")
+    if state.bonus < 0:
+        raise InputError(f"the bonus bet must not be negative, got {state.bonus:g}")
     return State(stage, tuple(sorted(state.hand)), tuple(sorted(state.dead)), tuple(sorted(state.community)),
-                 float(state.double_down), float(state.fa_bet))
+                 float(state.double_down), float(state.fa_bet), float(state.bonus))
 
 
 def ting_options(state: State, config: GameConfig) -> list[Option]:
     """Fold, then each ting bet G = m F, with exact EVs (DD counted as lost)."""
     geometry = config.geometry
     seen = state.hand + state.dead + state.community
-    n_hu, n_flush, total = ting_win_counts(
-        counts_of(state.hand, geometry), counts_of(state.community, geometry), unseen_suited(seen, config), geometry
+    n_hu, n_flush, bonus_net, total = ting_outcomes(
+        counts_of(state.hand, geometry), counts_of(state.community, geometry), unseen_suited(seen, config), config
     )
-    f, dd = state.fa_bet, state.double_down
+    f, dd, b = state.fa_bet, state.double_down, state.bonus
     options = [Option("fold", (), 0.0, -dd - 1.0 - f, 1.0 + dd + f)]
     for m in config.ting_hu_multiples:
         g = m * f
-        options.append(Option("bet", (), g, -dd + ting_bet_ev(n_hu, n_flush, total, f, g, config), 1.0 + dd + f + g))
+        ev = -dd + ting_bet_ev(n_hu, n_flush, total, f, g, config) + b * bonus_net
+        options.append(Option("bet", (), g, ev, 1.0 + dd + f + g))
     return options
 
 
@@ -98,9 +104,9 @@ def evaluate(state: State, config: GameConfig = DEFAULT_CONFIG,
     """
     state = validate_state(state, config)
     if state.stage == Stage.DEAL:
-        return deal_options(state.hand, config, progress, n_jobs)
+        return deal_options(state.hand, config, progress, n_jobs, state.bonus)
     if state.stage == Stage.DRAW:
-        return draw_options(state.hand, state.dead, state.double_down, config)
+        return draw_options(state.hand, state.dead, state.double_down, config, state.bonus)
     return ting_options(state, config)
 
 

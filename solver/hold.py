@@ -29,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from .bonus import community_bonus_net
 from .community import alone_index, community_index, sorted_multisets
 from .cards import DeckGeometry
 from .config import GameConfig
@@ -87,14 +88,16 @@ def _suit_profile(s, key, x, left, table, ranks, cap, powers, h1_state, h1_mass,
 
 @njit(cache=True, nogil=True)
 def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, table, suits, ranks, cap, unseen,
-               bets, multiples, pays, n_profiles, out):
+               bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, out):
     """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold.
 
     ``hold``: count vector with jokers last; ``unseen``: unseen suited
     counts; ``exact_cache``: one int8 per six-card community, all -1 (the
     plain and hand-card levels found, ``4 * plain + exact``, are stored
     there: a six-card community recurs for each of its four-card parts);
-    ``n_profiles``: room for the suit profiles (``suit_profiles_max``).
+    ``n_profiles``: room for the suit profiles (``suit_profiles_max``);
+    ``bonus_bet``: B, and ``bonus_ev[i]``: the expected net of a unit bonus
+    bet given four-card community ``i`` (read only when B > 0).
     """
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
@@ -163,8 +166,10 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
             for b in range(bets.shape[0]):
                 out[b] += weight * (pays[FA_ANTE] + bets[b] * per_f)
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
+            # no completion wins: fold, unless the bonus alone pays for a ting bet
+            bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
             for b in range(bets.shape[0]):
-                out[b] -= weight * (1.0 + bets[b])
+                out[b] += weight * _ting_value(0.0, 0.0, total2, bets[b], multiples, pays, bonus)
         else:
             for su in range(suits):
                 a_keys[su] = 0
@@ -255,8 +260,9 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
                             n_hu += w
                         elif exact == 2:
                             n_flush += w
+            bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
             for b in range(bets.shape[0]):
-                out[b] += weight * _ting_value(n_hu, n_flush, total2, bets[b], multiples, pays)
+                out[b] += weight * _ting_value(n_hu, n_flush, total2, bets[b], multiples, pays, bonus)
         for c in range(4):
             x[m4[i, c]] -= 1
         left[:] = unseen
@@ -271,11 +277,59 @@ def prepare_tables(geometry: DeckGeometry) -> None:
     suit_table(geometry)
 
 
-def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
+@njit(cache=True, nogil=True)
+def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
+    """Expected net of a unit bonus bet for each four-card community, over every completion."""
+    n_types = unseen.shape[0]
+    left = unseen.copy()
+    n_unseen = unseen.sum()
+    total2 = (n_unseen - 4) * (n_unseen - 5) / 2.0
+    for i in range(m4.shape[0]):
+        possible = True
+        for c in range(4):
+            t = m4[i, c]
+            if left[t] == 0:
+                possible = False
+            left[t] -= 1
+        out[i] = 0.0
+        if possible:
+            total = 0.0
+            for t1 in range(n_types):
+                u1 = left[t1]
+                if u1 <= 0:
+                    continue
+                row5 = succ4[i, t1]
+                if u1 >= 2:
+                    total += u1 * (u1 - 1) / 2.0 * m6_net[succ5[row5, t1]]
+                for t2 in range(t1 + 1, n_types):
+                    if left[t2] > 0:
+                        total += u1 * left[t2] * m6_net[succ5[row5, t2]]
+            out[i] = total / total2
+        left[:] = unseen
+
+
+def bonus_evs(unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
+    """Expected net of a unit bonus bet given each four-card community, for these unseen cards."""
+    index = community_index(config.geometry)
+    out = np.empty(len(index.m4_types), np.float64)
+    _bonus_evs(index.m4_types, index.succ4, index.succ5, community_bonus_net(config),
+               np.ascontiguousarray(unseen_suited, dtype=np.int64), out)
+    return out
+
+
+def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameConfig,
+              bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None) -> np.ndarray:
     """Value of each fa-hu bet size of ``config`` for a hold, given the unseen suited counts.
 
-    Values count T and F (not DD), with optimal ting decisions; in units of T.
+    Values count T and F (not DD), with optimal ting decisions; in units of
+    T. With a bonus bet B > 0 they include the bonus, which pushes unless
+    the player bets ting-hu; ``bonus_ev`` (from :func:`bonus_evs` for the
+    same unseen cards) can be passed in when several holds share it.
     """
+    if bonus_bet > 0 and bonus_ev is None:
+        bonus_ev = bonus_evs(unseen_suited, config)
+    if bonus_ev is None:
+        bonus_ev = np.zeros(1)
     geometry = config.geometry
     index = community_index(geometry)
     alone = alone_index(geometry)
@@ -285,7 +339,7 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
         np.full(len(index.m6_types), -1, np.int8), suit_table(geometry), geometry.suits, geometry.ranks, digit_cap(geometry),
         np.ascontiguousarray(unseen_suited, dtype=np.int64),
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
-        payout_vector(config), suit_profiles_max(geometry), out,
+        payout_vector(config), suit_profiles_max(geometry), float(bonus_bet), bonus_ev, out,
     )
     return out
 

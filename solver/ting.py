@@ -4,6 +4,9 @@ With four hand cards and four community cards known, the last two
 community cards come from the unseen suited cards; every two-card
 completion is counted with its multiplicity and tested directly (a hu
 must use a hand card). Bets are linear in G, so the win counts decide all.
+With a bonus bet B on (RULES.md section 5), betting G also settles the
+bonus on the six community cards, while folding pushes it: each bet
+option gains B times the expected bonus net.
 """
 
 from __future__ import annotations
@@ -15,15 +18,18 @@ from numba import njit
 
 from .cards import DeckGeometry
 from .config import GameConfig
+from .bonus import _bonus_mask, payout_by_mask
 from .hu import _hu_level_with_hand
 
 
 @njit(cache=True)
-def _ting_counts(hand, community, unseen, suits, ranks):
-    """(non-flush wins, flush wins) among all two-card completions, as combination counts."""
+def _ting_counts(hand, community, unseen, suits, ranks, bonus_net):
+    """(non-flush wins, flush wins, summed bonus net) over all two-card completions,
+    counted as card combinations; ``bonus_net`` maps a bonus mask to its net result."""
     n_types = unseen.shape[0]
     n_hu = 0
     n_flush = 0
+    bonus = 0.0
     full = community.copy()
     for t1 in range(n_types):
         if unseen[t1] == 0:
@@ -38,26 +44,28 @@ def _ting_counts(hand, community, unseen, suits, ranks):
             full[t1] += 1
             full[t2] += 1
             level = _hu_level_with_hand(hand, full, suits, ranks)
+            bonus += weight * bonus_net[_bonus_mask(full, suits, ranks)]
             full[t1] -= 1
             full[t2] -= 1
             if level == 1:
                 n_hu += weight
             elif level == 2:
                 n_flush += weight
-    return n_hu, n_flush
+    return n_hu, n_flush, bonus
 
 
-def ting_win_counts(hand: np.ndarray, community: np.ndarray, unseen_suited: np.ndarray,
-                    geometry: DeckGeometry) -> tuple[int, int, int]:
-    """(non-flush wins, flush wins, all completions) for the last two community cards."""
-    n = geometry.n_types
-    unseen = np.zeros(n, np.int64)
+def ting_outcomes(hand: np.ndarray, community: np.ndarray, unseen_suited: np.ndarray,
+                  config: GameConfig) -> tuple[int, int, float, int]:
+    """(non-flush wins, flush wins, expected bonus net of a unit bet, all completions)."""
+    geometry = config.geometry
+    unseen = np.zeros(geometry.n_types, np.int64)
     unseen[: geometry.n_suited] = unseen_suited
-    n_hu, n_flush = _ting_counts(
+    n_hu, n_flush, bonus = _ting_counts(
         np.ascontiguousarray(hand, dtype=np.int64), np.ascontiguousarray(community, dtype=np.int64),
-        unseen, geometry.suits, geometry.ranks,
+        unseen, geometry.suits, geometry.ranks, payout_by_mask(config),
     )
-    return int(n_hu), int(n_flush), comb(int(unseen.sum()), 2)
+    total = comb(int(unseen.sum()), 2)
+    return int(n_hu), int(n_flush), bonus / total, total
 
 
 # Indices into the payout vector the kernels read (see ``payout_vector``).
@@ -82,11 +90,12 @@ def _ting_bet_ev(n_hu, n_flush, total, fa_bet, ting_bet, pays):
 
 
 @njit(cache=True)
-def _ting_value(n_hu, n_flush, total, fa_bet, multiples, pays):
-    """Best of folding and every ting bet (G = m F for m in ``multiples``)."""
+def _ting_value(n_hu, n_flush, total, fa_bet, multiples, pays, bonus):
+    """Best of folding and every ting bet (G = m F for m in ``multiples``); a ting bet
+    also settles the bonus bet, worth ``bonus`` (its expected net), which folding pushes."""
     best = -(1.0 + fa_bet)
     for m in multiples:
-        ev = _ting_bet_ev(n_hu, n_flush, total, fa_bet, m * fa_bet, pays)
+        ev = _ting_bet_ev(n_hu, n_flush, total, fa_bet, m * fa_bet, pays) + bonus
         if ev > best:
             best = ev
     return best

@@ -54,3 +54,49 @@ def naive_level(cards: list[int], geometry: DeckGeometry, hand_size: int = 0) ->
         if best == 2:
             break
     return best
+
+
+def naive_bonus_net(cards: list[int], config) -> float:
+    """Net result of a unit bonus bet on six community cards, straight from RULES.md section 5."""
+    return _naive_bonus_net(tuple(sorted(cards)), config)
+
+
+@lru_cache(maxsize=None)
+def _naive_bonus_net(cards: tuple[int, ...], config) -> float:
+    g = config.geometry
+    suits = {g.suit_of(c) for c in cards}
+    ranks = sorted(g.rank_of(c) for c in cards)
+    straight_flush = len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + 6))
+
+    def splits_into(size: int) -> bool:
+        def rec(rest: tuple[int, ...]) -> bool:
+            if not rest:
+                return True
+            first = rest[0]
+            for others in combinations(range(1, len(rest)), size - 1):
+                if all(rest[i] == first for i in others):
+                    left = tuple(rest[i] for i in range(1, len(rest)) if i not in others)
+                    if rec(left):
+                        return True
+            return False
+        return rec(tuple(sorted(cards)))
+
+    ranked = []
+    if straight_flush:
+        ranked.append(config.bonus_straight_flush)
+    if splits_into(2):
+        ranked.append(config.bonus_three_pairs)
+    if splits_into(3):
+        ranked.append(config.bonus_two_triplets)
+    if any(cards.count(c) >= 3 for c in cards):
+        ranked.append(config.bonus_one_triplet)
+    added = []
+    if naive_level(list(cards), g) > 0:
+        added.append(config.bonus_hu)
+    if len(suits) == 1 and not (straight_flush and not config.straight_flush_adds_flush):
+        added.append(config.bonus_flush)
+    if not ranked and not added:
+        return -1.0
+    if not config.bonus_hu_flush_add:
+        return max(ranked + added)
+    return (max(ranked) if ranked else 0.0) + sum(added)

@@ -13,14 +13,15 @@ from functools import lru_cache
 from itertools import combinations
 
 from solver.config import GameConfig
-from tests.naive import naive_level
+from tests.naive import naive_bonus_net, naive_level
 
 
 class PlainGame:
     """Values of every decision of one configuration, by brute force."""
 
-    def __init__(self, config: GameConfig) -> None:
+    def __init__(self, config: GameConfig, bonus: float = 0.0) -> None:
         self.config = config
+        self.bonus = bonus
         self.geometry = config.geometry
         g = self.geometry
         self.deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
@@ -50,12 +51,16 @@ class PlainGame:
     # -- step 12: the ting decision -------------------------------------
     def ting_evs(self, hand: tuple[int, ...], dead: tuple[int, ...], community: tuple[int, ...],
                  fa_bet: float) -> list[float]:
-        """[fold, G = m F for each multiple], counting T and F (not DD)."""
+        """[fold, G = m F for each multiple], counting T and F (not DD); a ting bet
+        also settles the bonus bet (if any), which folding pushes."""
         c = self.config
         outcomes = []
+        bonus = 0.0
         for last_two in combinations(self.rest(hand + dead + community, True), 2):
             ordered = tuple(sorted(hand)) + tuple(sorted(community + last_two))
             outcomes.append(self.level(ordered, 4))
+            if self.bonus:
+                bonus += self.bonus * naive_bonus_net(list(community + last_two), c)
         evs = [-(1.0 + fa_bet)]
         for m in c.ting_hu_multiples:
             g = m * fa_bet
@@ -67,7 +72,7 @@ class PlainGame:
                     total += c.ting_hu_ante + fa_bet * c.ting_hu_fa + g * c.ting_hu
                 else:
                     total -= 1.0 + fa_bet + g
-            evs.append(total / len(outcomes))
+            evs.append((total + bonus) / len(outcomes))
         return evs
 
     # -- steps 8-14 for a kept hold ---------------------------------------

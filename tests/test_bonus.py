@@ -9,6 +9,7 @@ import pytest
 from solver.bonus import bonus_payout, bonus_table, payout_by_mask, STRAIGHT_FLUSH, FLUSH, HU
 from solver.cards import counts_of, parse_cards
 from solver.config import GameConfig
+from tests.naive import naive_bonus_net
 
 ONE_DECK = GameConfig()
 TWO_DECKS = GameConfig(decks=2)
@@ -105,3 +106,17 @@ def test_counts_match_the_brute_force(config: GameConfig) -> None:
     exact = Fraction(sum(int(r.pays) * r.combinations for r in table.rows), table.total_combinations)
     assert exact == REFERENCE_EV[config]
     assert table.ev == pytest.approx(float(exact), abs=1e-15)
+
+
+@pytest.mark.parametrize("config", [ONE_DECK, TWO_DECKS, GameConfig(straight_flush_adds_flush=True),
+                                    GameConfig(bonus_hu_flush_add=False)],
+                         ids=["1deck", "2decks", "sf-adds-flush", "no-stacking"])
+def test_random_communities_against_the_naive_rule(config: GameConfig) -> None:
+    g = config.geometry
+    rng = np.random.default_rng(7)
+    deck = [t for t in range(g.n_suited) for _ in range(g.copies)]
+    samples = [sorted(int(c) for c in rng.choice(deck, 6, replace=False)) for _ in range(1500)]
+    # make sure rare categories are exercised
+    samples += [list(parse_cards(text, g)) for text in ("234567p", "113355m", "333s 888s", "111m 22p 9s", "456789s")]
+    for cards in samples:
+        assert bonus_payout(counts_of(cards, g), config) == naive_bonus_net(cards, config), cards

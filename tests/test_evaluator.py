@@ -21,6 +21,8 @@ ODD_PAYS = GameConfig(suits=2, ranks=4, copies=2, jokers=1, tian_hu=4.0, di_hu=1
                       ting_hu=1.2, ting_hu_flush=1.7, ting_hu_fa=0.9, double_down=0.5)
 
 PLAIN = {id(c): PlainGame(c) for c in (TWO_SUITS, ONE_SUIT, ODD_PAYS)}
+# Seven ranks, so six-card straight flushes occur in the community.
+LONG_SUIT = GameConfig(suits=1, ranks=7, copies=2, jokers=1)
 
 
 def keyed(options) -> dict:
@@ -97,3 +99,23 @@ def test_whole_game_of_a_mini_deck() -> None:
         total += weight * options[best_index(options)].ev
     fast_ev = total / weights.sum()
     assert fast_ev == pytest.approx(PLAIN[id(ONE_SUIT)].game_ev(), abs=1e-12, rel=0)
+
+
+@pytest.mark.parametrize("config, bonus", [(TWO_SUITS, 1.0), (TWO_SUITS, 5.0), (LONG_SUIT, 5.0), (ODD_PAYS, 2.0)],
+                         ids=["two-suits-B1", "two-suits-B5", "long-suit-B5", "odd-pays-B2"])
+def test_bonus_objective_at_every_stage(config: GameConfig, bonus: float) -> None:
+    """Main game plus a bonus bet B: the bonus settles only if the player bets ting-hu."""
+    plain = PlainGame(config, bonus=bonus)
+    for state in random_states(config, Stage.TING, 60, seed=4):
+        fast = evaluate(State(**{**state.__dict__, "bonus": bonus}), config)
+        evs = plain.ting_evs(state.hand, state.dead, state.community, state.fa_bet)
+        expected = [("fold", (), 0.0, evs[0] - state.double_down)] + [
+            ("bet", (), m * state.fa_bet, ev - state.double_down) for m, ev in zip(config.ting_hu_multiples, evs[1:])
+        ]
+        assert_same_options(fast, expected)
+    for state in random_states(config, Stage.DRAW, 30, seed=5):
+        fast = evaluate(State(**{**state.__dict__, "bonus": bonus}), config)
+        assert_same_options(fast, plain.draw_options(state.hand, state.dead, state.double_down))
+    for state in random_states(config, Stage.DEAL, 2, seed=6):
+        fast = evaluate(State(**{**state.__dict__, "bonus": bonus}), config)
+        assert_same_options(fast, plain.deal_options(state.hand))

@@ -13,7 +13,7 @@ from solver.evaluate import Stage, State, evaluate
 from solver.hold import fa_values
 from solver.hu import hu_level
 from solver.options import best_index
-from solver.ting import ting_bet_ev, ting_win_counts
+from solver.ting import ting_bet_ev, ting_outcomes
 from tests.naive import naive_level
 
 CONFIG = GameConfig()
@@ -44,7 +44,8 @@ def test_ting_counts_against_every_card_pair(hand: str, dead: str, community: st
         total += 1
         n_hu += level == 1
         n_flush += level == 2
-    assert ting_win_counts(counts_of(h, G), counts_of(c, G), unseen, G) == (n_hu, n_flush, total)
+    got = ting_outcomes(counts_of(h, G), counts_of(c, G), unseen, CONFIG)
+    assert (got[0], got[1], got[3]) == (n_hu, n_flush, total)
 
 
 HOLD_STATES = [("11m 23p", "57s 9m 9p"), ("45m 5p J", "1m 9p 2s 3s"), ("2468s", "1m 1p 5m 9s"), ("19m 5p 7s", "J 3s 3s 4m")]
@@ -64,7 +65,7 @@ def test_hold_value_against_naive_enumeration(hold: str, dead: str) -> None:
             if level:
                 value = CONFIG.fa_hu_ante + f * (CONFIG.fa_hu_flush if level == 2 else CONFIG.fa_hu)
             else:
-                n_hu, n_flush, total = ting_win_counts(counts_of(h, G), row, unseen - row[:-1], G)
+                n_hu, n_flush, _, total = ting_outcomes(counts_of(h, G), row, unseen - row[:-1], CONFIG)
                 value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, CONFIG)
                                           for m in CONFIG.ting_hu_multiples])
             expected[b] += weight * value
