@@ -74,13 +74,15 @@ def cmd_best(args: argparse.Namespace) -> None:
     Deal: 6 cards. Draw: 6 cards after the first draw, --dead (the 2 first
     discards), --dd if the player doubled down. Ting: 4 hand cards, --dead
     (the 4 discards), --community (the 4 community cards), --fa (the F bet).
-    Cards use MPSZ notation: 112m 34p J.
+    Cards use MPSZ notation: 112m 34p J. With --bonus B the objective is
+    main game plus a bonus bet of B, which pushes unless the player bets
+    ting-hu (RULES.md section 5).
     """
     config = _config(args)
     geometry = config.geometry
     result = best_play(
         args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
-        double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0,
+        double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0, bonus=args.bonus,
         progress=None if args.json else stderr_progress("deal draws"), n_jobs=args.jobs,
     )
     if args.json:
@@ -92,7 +94,8 @@ def cmd_best(args: argparse.Namespace) -> None:
           + (f", dead {format_cards(state.dead, geometry)}" if state.dead else "")
           + (f", community {format_cards(state.community, geometry)}" if state.community else "")
           + (f", DD {state.double_down:g}" if state.double_down else "")
-          + (f", F {state.fa_bet:g}" if state.fa_bet else ""))
+          + (f", F {state.fa_bet:g}" if state.fa_bet else "")
+          + (f", bonus bet {state.bonus:g} (EVs include it)" if state.bonus else ""))
     order = sorted(range(len(result.options)), key=lambda i: (i != result.best, -result.options[i].ev, i))
     rows = []
     for i in order:
@@ -132,6 +135,8 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--community", metavar="CARDS", help="the four community cards (ting stage)")
     parser.add_argument("--dd", action="store_true", help="the player doubled down (draw and ting stages)")
     parser.add_argument("--fa", type=float, metavar="F", help="the fa-hu bet placed (ting stage)")
+    parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
+                        help="value main game plus a bonus bet of B (it pushes unless the player bets ting-hu)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for a deal-stage evaluation")
 
 

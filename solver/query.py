@@ -82,7 +82,7 @@ def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
 
 
 def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str = "", community: str = "",
-              double_down: float = 0.0, fa_bet: float = 0.0,
+              double_down: float = 0.0, fa_bet: float = 0.0, bonus: float = 0.0,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1) -> BestPlay:
     """Evaluate every option for a hand given in MPSZ notation (see ``mahjong-poker best --help``)."""
     geometry = config.geometry
@@ -94,7 +94,7 @@ def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str
     if stage and chosen != inferred and not (chosen == Stage.TING and len(hand_cards) == 4):
         raise InputError(f"{len(hand_cards)} hand cards with the cards given make a {inferred.value}-stage hand, "
                          f"not {chosen.value}")
-    state = State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet)
+    state = State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus)
     options = evaluate(state, config, progress=progress, n_jobs=n_jobs)
     best = best_index(options)
     kept = remove_cards(tuple(sorted(hand_cards)), options[best].discard)

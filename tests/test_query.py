@@ -67,6 +67,16 @@ def test_human_output(capsys) -> None:
     assert "best: claim the hu" in out and "vs best" in out
 
 
+def test_bonus_objective(capsys) -> None:
+    """A bonus bet is settled only by a ting bet: bets carry its expected net, folding pushes it."""
+    args = ["11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s", "--fa", "1"]
+    plain = run_json(capsys, *args)
+    with_bonus = run_json(capsys, *args, "--bonus", "2")
+    assert with_bonus["options"][0] == plain["options"][0]  # fold
+    shifts = {round(b["ev"] - a["ev"], 12) for a, b in zip(plain["options"][1:], with_bonus["options"][1:])}
+    assert len(shifts) == 1 and shifts.pop() < 0  # the same expected bonus net on every bet
+
+
 @pytest.mark.parametrize(
     "args, fragment",
     [
@@ -79,6 +89,7 @@ def test_human_output(capsys) -> None:
         (["11m 23p 57s", "--dead", "9m"], "dead cards at the draw stage must hold 2 cards"),
         (["11m 23p 57s", "--stage", "ting"], "make a deal-stage hand, not ting"),
         (["11m 23p 57s", "--dd"], "no double-down is placed before the deal decision"),
+        (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "-1"], "bonus bet must not be negative"),
     ],
 )
 def test_bad_input_exits_2(capsys, args: list[str], fragment: str) -> None:
