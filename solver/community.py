@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from .cards import DeckGeometry
+from .diskcache import cached_arrays
 from .hu import levels_of_rows
 
 _BITS = 5  # a suited type index fits in 5 bits (at most 27 types)
@@ -115,15 +116,19 @@ class CommunityIndex:
         return int(np.searchsorted(_packed(self.m6_types), key)[0])
 
 
-@lru_cache(maxsize=4)
-def community_index(geometry: DeckGeometry) -> CommunityIndex:
-    """Build (once per geometry) the community multiset index."""
+def _build_community_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     n = geometry.n_suited
     cap = geometry.copies
     m4, m5, m6 = (sorted_multisets(n, cap, k) for k in (4, 5, 6))
-    succ4 = _successors(m4, _packed(m5), n)
-    succ5 = _successors(m5, _packed(m6), n)
-    return CommunityIndex(geometry, m4, m5, m6, succ4, succ5)
+    return {"m4_types": m4, "m5_types": m5, "m6_types": m6,
+            "succ4": _successors(m4, _packed(m5), n), "succ5": _successors(m5, _packed(m6), n)}
+
+
+@lru_cache(maxsize=4)
+def community_index(geometry: DeckGeometry) -> CommunityIndex:
+    """The community multiset index of a geometry (built once, then read from the disk cache)."""
+    arrays = cached_arrays("community", geometry, lambda: _build_community_index(geometry))
+    return CommunityIndex(geometry, **arrays)
 
 
 @njit(cache=True)
@@ -164,6 +169,10 @@ class AloneIndex:
 def alone_index(geometry: DeckGeometry) -> AloneIndex:
     """Completions where the community alone forms a hu: the only ones where the
     step-14 hand-card rule can differ from the plain hu test."""
+    return AloneIndex(**cached_arrays("alone", geometry, lambda: _build_alone_index(geometry)))
+
+
+def _build_alone_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     index = community_index(geometry)
     m6_alone = levels_of_rows(np.zeros(geometry.n_types, np.int64), index.m6_types, geometry, False)
     offsets = np.empty(len(index.m4_types) + 1, np.int64)
@@ -173,4 +182,4 @@ def alone_index(geometry: DeckGeometry) -> AloneIndex:
     pairs = np.empty((n, 2), np.int8)
     rows6 = np.empty(n, np.int32)
     _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, pairs, rows6)
-    return AloneIndex(offsets, pairs, rows6)
+    return {"offsets": offsets, "pairs": pairs, "rows6": rows6}

@@ -1,0 +1,48 @@
+"""On-disk cache of per-geometry tables, so a fresh process does not rebuild them.
+
+Tables are pure functions of the deck geometry and of this code's version;
+both are in the file name, so a stale file is never read. Files are written
+to a temporary name and renamed, so an interrupted write never leaves a
+corrupt table. The folder is ``$MAHJONG_POKER_CACHE`` or
+``~/.cache/mahjong-poker``; if it cannot be written, tables are simply built.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .cards import DeckGeometry
+
+#: Bump when a cached table's layout or meaning changes without a version change.
+FORMAT = 1
+
+
+def cache_dir() -> Path:
+    """Folder of the cached tables."""
+    return Path(os.environ.get("MAHJONG_POKER_CACHE", Path.home() / ".cache" / "mahjong-poker"))
+
+
+def cached_arrays(name: str, geometry: DeckGeometry, build: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The arrays ``build()`` returns, read from the cache when a file for this geometry and version exists."""
+    tag = f"{geometry.suits}x{geometry.ranks}x{geometry.copies}j{geometry.jokers}"
+    path = cache_dir() / f"{name}-{tag}-v{__version__}-f{FORMAT}.npz"
+    try:
+        with np.load(path) as data:
+            return {key: data[key] for key in data.files}
+    except (OSError, ValueError, KeyError):
+        pass
+    arrays = build()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
+            np.savez(handle, **arrays)
+        os.replace(handle.name, path)
+    except OSError:
+        pass
+    return arrays
