@@ -57,7 +57,8 @@ def main() -> None:
     parser.add_argument("--deal", action="store_true", help="also time one deal-stage evaluation (minutes)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    machine = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    cpu = platform.processor() or platform.machine()
+    machine = f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
     results = {"machine": machine}
     for stage in ("ting", "draw"):
         colds = [cold(stage) for _ in range(args.repeats)]

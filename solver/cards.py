@@ -98,7 +98,9 @@ def parse_cards(text: str, geometry: DeckGeometry) -> tuple[int, ...]:
                 if rank == 0:
                     raise InputError(f"rank 0 in '{text}': ranks run from 1 to {geometry.ranks}")
                 if rank > geometry.ranks:
-                    raise InputError(f"rank {rank}{ch} in '{text}' is out of range: ranks run from 1 to {geometry.ranks}")
+                    raise InputError(
+                        f"rank {rank}{ch} in '{text}' is out of range: ranks run from 1 to {geometry.ranks}"
+                    )
                 cards.append(suit * geometry.ranks + rank - 1)
             pending = []
         elif ch == JOKER_LETTER:

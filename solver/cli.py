@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 
 from . import __version__
 from .bonus import bonus_table
+from .cards import DeckGeometry, format_cards
 from .config import GameConfig, load_config
 from .deal_stats import deal_stats
-from .cards import DeckGeometry, format_cards
 from .errors import InputError
 from .options import Option, Stage
 from .query import best_play, stderr_progress
@@ -44,7 +44,8 @@ def cmd_bonus(args: argparse.Namespace) -> None:
         return
     rows = [(r.combination, f"{r.pays:g}", r.combinations, f"{r.probability:.10f}", f"{r.contribution:+.10f}")
             for r in table.rows]
-    print(f"Bonus bet, per resolved bet: six community cards out of C({config.geometry.n_suited * config.geometry.copies}, 6)")
+    suited = config.geometry.n_suited * config.geometry.copies
+    print(f"Bonus bet, per resolved bet: six community cards out of C({suited}, 6)")
     print(text_table(["combination", "pays", "combinations", "probability", "return"], rows, "lrrrr"))
     print(f"total combinations: {table.total_combinations}")
     print(f"expected return per unit bet: {table.ev:+.10f}")

@@ -174,7 +174,7 @@ def alone_index(geometry: DeckGeometry) -> AloneIndex:
 
 def _build_alone_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     index = community_index(geometry)
-    m6_alone = levels_of_rows(np.zeros(geometry.n_types, np.int64), index.m6_types, geometry, False)
+    m6_alone = levels_of_rows(index.m6_types, geometry)
     offsets = np.empty(len(index.m4_types) + 1, np.int64)
     empty = np.empty((0, 2), np.int8)
     n = _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, empty,

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-import numpy as np
-
 from .combinatorics import multisets
 from .config import GameConfig
 from .hu import hu_levels

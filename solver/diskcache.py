@@ -28,7 +28,9 @@ def cache_dir() -> Path:
     return Path(os.environ.get("MAHJONG_POKER_CACHE", Path.home() / ".cache" / "mahjong-poker"))
 
 
-def cached_arrays(name: str, geometry: DeckGeometry, build: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+def cached_arrays(
+    name: str, geometry: DeckGeometry, build: Callable[[], dict[str, np.ndarray]]
+) -> dict[str, np.ndarray]:
     """The arrays ``build()`` returns, read from the cache when a file for this geometry and version exists."""
     tag = f"{geometry.suits}x{geometry.ranks}x{geometry.copies}j{geometry.jokers}"
     path = cache_dir() / f"{name}-{tag}-v{__version__}-f{FORMAT}.npz"

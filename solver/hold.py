@@ -9,17 +9,22 @@ over every two-card completion ``B``.
 
 The count over ``B`` is where the time goes, so it works on suit keys (see
 :mod:`solver.hu`): with ``X = H + A``, a completion changes one suit (both
-cards in it: one table read) or two (each card's one-card state, read once
-per type). Two-suit completions are grouped by the states their cards lead
-to, so the level test runs once per pair of states, weighted by the product
-of their card counts, instead of once per pair of cards.
+cards in it) or two (one card each). What one or two unseen cards of suit
+``s`` do to that suit's joker needs depends only on the suit's part of
+``A``, so it is tabulated once per distinct part as two small histograms
+(a *suit profile*: packed needs after one card, after two, each weighted
+by its number of card combinations). Per community the hu test then runs
+once per histogram entry (same-suit completions) and once per pair of
+entries of two suits (two-suit completions), instead of once per pair of
+cards.
 
 The hu test on keys is the plain one; step 14 wants a hu that uses a hand
 card. They differ only when the six community cards form a hu on their own
 (then every hu of the ten cards could be a community one), so those
 completions, listed once per geometry in :func:`solver.community.alone_index`,
-are re-tested exactly. A hopeless community (no hu even with two more
-jokers) is folded without counting.
+are re-tested exactly (once per six-card community: the result is cached).
+A community with no hu even with two extra jokers is folded without
+counting (or bet for the bonus alone, when a bonus bet is on).
 """
 
 from __future__ import annotations
@@ -30,8 +35,8 @@ import numpy as np
 from numba import njit
 
 from .bonus import community_bonus_net
-from .community import alone_index, community_index, sorted_multisets
 from .cards import DeckGeometry
+from .community import alone_index, community_index, sorted_multisets
 from .config import GameConfig
 from .hu import EMPTY_SUIT, _hu_level_with_hand, _level_packed, _suit_keys, digit_cap, suit_table
 from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_value, payout_vector
@@ -336,7 +341,8 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
     out = np.empty(len(config.fa_hu_bets), np.float64)
     _fa_values(
         np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs, alone.rows6,
-        np.full(len(index.m6_types), -1, np.int8), suit_table(geometry), geometry.suits, geometry.ranks, digit_cap(geometry),
+        np.full(len(index.m6_types), -1, np.int8), suit_table(geometry), geometry.suits, geometry.ranks,
+        digit_cap(geometry),
         np.ascontiguousarray(unseen_suited, dtype=np.int64),
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
         payout_vector(config), suit_profiles_max(geometry), float(bonus_bet), bonus_ev, out,

@@ -109,7 +109,6 @@ def _suit_flags_with_hand(hand, community, start, ranks):
     pair_hand = False
     set_any = False
     set_hand = False
-    both_hand = False
     for p in range(ranks):
         cp = hand[start + p] + community[start + p]
         hp = hand[start + p] > 0
@@ -280,65 +279,29 @@ def _needs_of_key(table, key):
 
 
 @njit(cache=True)
-def _level_of_rows(base_counts, rows, table, suits, ranks, cap, copies, check_hand, out):
-    """Level of ``base_counts`` plus each sorted row of suited types.
-
-    With ``check_hand``, ``base_counts`` is the hand and only hus using a
-    hand card count. Rows that would exceed the deck's copies get 0 (they
-    can never be dealt with this hand).
-    """
-    jokers = base_counts[suits * ranks]
-    base_keys = np.empty(3, np.int64)
-    _suit_keys(base_counts, suits, ranks, cap, base_keys)
+def _levels_of_rows(rows, table, suits, ranks, cap, out):
+    """Plain hu level of each sorted row of suited types (no jokers), from suit keys."""
     powers = np.ones(ranks, np.int64)
     for r in range(1, ranks):
         powers[r] = powers[r - 1] * (cap + 1)
     keys = np.empty(3, np.int64)
-    comm_keys = np.empty(3, np.int64)
-    combined = np.empty(base_counts.shape[0], np.int64)
-    community = np.zeros(base_counts.shape[0], np.int64)
-    k = rows.shape[1]
     for i in range(rows.shape[0]):
         for s in range(3):
-            keys[s] = base_keys[s]
-            comm_keys[s] = -1 if s >= suits else 0
-        valid = True
+            keys[s] = -1 if s >= suits else 0
         run = 0
-        for c in range(k):
+        for c in range(rows.shape[1]):
             t = rows[i, c]
             run = run + 1 if c > 0 and rows[i, c - 1] == t else 1
-            total = base_counts[t] + run
-            if total > copies:
-                valid = False
-                break
-            s = t // ranks
-            r = t - s * ranks
-            if total <= cap:
-                keys[s] += powers[r]
             if run <= cap:
-                comm_keys[s] += powers[r]
-        if not valid:
-            out[i] = 0
-            continue
-        level = _level_packed(
-            _needs_of_key(table, keys[0]), _needs_of_key(table, keys[1]), _needs_of_key(table, keys[2]), jokers
+                s = t // ranks
+                keys[s] += powers[t - s * ranks]
+        out[i] = _level_packed(
+            _needs_of_key(table, keys[0]), _needs_of_key(table, keys[1]), _needs_of_key(table, keys[2]), 0
         )
-        if check_hand and level > 0 and jokers == 0:
-            alone = _level_packed(
-                _needs_of_key(table, comm_keys[0]), _needs_of_key(table, comm_keys[1]),
-                _needs_of_key(table, comm_keys[2]), 0,
-            )
-            if alone > 0:
-                community[:] = 0
-                for c in range(k):
-                    community[rows[i, c]] += 1
-                level = _hu_level_with_hand(base_counts, community, suits, ranks)
-        out[i] = level
 
 
-def levels_of_rows(base_counts: np.ndarray, rows: np.ndarray, geometry: DeckGeometry, check_hand: bool) -> np.ndarray:
-    """Level of ``base_counts`` plus each sorted row of suited types (see ``_level_of_rows``)."""
+def levels_of_rows(rows: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
+    """Plain hu level (0, 1, 2) of each sorted row of suited types, e.g. every six-card community."""
     out = np.empty(len(rows), np.int8)
-    _level_of_rows(np.ascontiguousarray(base_counts, dtype=np.int64), rows, suit_table(geometry), geometry.suits,
-                   geometry.ranks, digit_cap(geometry), geometry.copies, check_hand, out)
+    _levels_of_rows(rows, suit_table(geometry), geometry.suits, geometry.ranks, digit_cap(geometry), out)
     return out

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 #: EVs closer than this are ties (RULES.md section 4).
 TIE_TOLERANCE = 1e-12
 
 
-class Stage(str, Enum):
+class Stage(StrEnum):
     """The three points where the player decides."""
 
     DEAL = "deal"

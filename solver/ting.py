@@ -16,9 +16,8 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from .cards import DeckGeometry
-from .config import GameConfig
 from .bonus import _bonus_mask, payout_by_mask
+from .config import GameConfig
 from .hu import _hu_level_with_hand
 
 

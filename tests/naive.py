@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 
 from solver.cards import DeckGeometry
@@ -28,7 +28,7 @@ def _five_level(cards: tuple[int, ...], geometry: DeckGeometry) -> int:
     return 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def naive_five(cards: tuple[int, ...], geometry: DeckGeometry) -> int:
     """Best level of five cards, each joker replaced by every suited card in turn."""
     suited = tuple(c for c in cards if c != geometry.joker)
@@ -61,7 +61,7 @@ def naive_bonus_net(cards: list[int], config) -> float:
     return _naive_bonus_net(tuple(sorted(cards)), config)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _naive_bonus_net(cards: tuple[int, ...], config) -> float:
     g = config.geometry
     suits = {g.suit_of(c) for c in cards}

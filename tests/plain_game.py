@@ -91,7 +91,8 @@ class PlainGame:
         return total / n
 
     # -- steps 6-9 ---------------------------------------------------------
-    def _draw_options(self, hand: tuple[int, ...], dead: tuple[int, ...], dd: float) -> list[tuple[str, tuple, float, float]]:
+    def _draw_options(self, hand: tuple[int, ...], dead: tuple[int, ...],
+                      dd: float) -> list[tuple[str, tuple, float, float]]:
         """[(action, discard, bet, ev)] in the solver's canonical order."""
         c = self.config
         options = []

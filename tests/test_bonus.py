@@ -6,7 +6,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from solver.bonus import bonus_payout, bonus_table, payout_by_mask, STRAIGHT_FLUSH, FLUSH, HU
+from solver.bonus import FLUSH, HU, STRAIGHT_FLUSH, bonus_payout, bonus_table, payout_by_mask
 from solver.cards import counts_of, parse_cards
 from solver.config import GameConfig
 from tests.naive import naive_bonus_net

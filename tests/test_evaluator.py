@@ -5,11 +5,11 @@ import random
 import numpy as np
 import pytest
 
+from solver.cards import counts_of
 from solver.combinatorics import multisets
 from solver.config import GameConfig
 from solver.evaluate import Stage, State, evaluate
 from solver.hu import hu_level
-from solver.cards import counts_of
 from solver.options import best_index
 from tests.plain_game import PlainGame
 

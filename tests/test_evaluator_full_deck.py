@@ -48,7 +48,9 @@ def test_ting_counts_against_every_card_pair(hand: str, dead: str, community: st
     assert (got[0], got[1], got[3]) == (n_hu, n_flush, total)
 
 
-HOLD_STATES = [("11m 23p", "57s 9m 9p"), ("45m 5p J", "1m 9p 2s 3s"), ("2468s", "1m 1p 5m 9s"), ("19m 5p 7s", "J 3s 3s 4m")]
+HOLD_STATES = [
+    ("11m 23p", "57s 9m 9p"), ("45m 5p J", "1m 9p 2s 3s"), ("2468s", "1m 1p 5m 9s"), ("19m 5p 7s", "J 3s 3s 4m"),
+]
 
 
 @pytest.mark.parametrize("hold, dead", HOLD_STATES)

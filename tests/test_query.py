@@ -4,12 +4,12 @@ import json
 
 import pytest
 
+from solver.cards import parse_cards
 from solver.cli import main
 from solver.config import GameConfig
 from solver.evaluate import Stage, State, evaluate
 from solver.options import best_index
 from solver.query import best_play, describe_hold
-from solver.cards import parse_cards
 
 MINI_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\n"
 MINI = GameConfig(suits=2, ranks=4, copies=2)
