@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .cards import check_available, check_count, counts_of, format_cards
-from .combinatorics import remove_cards
 from .config import DEFAULT_CONFIG, GameConfig
 from .deal import deal_options
 from .draw import draw_options, unseen_suited
@@ -115,5 +114,3 @@ def best_option(state: State, config: GameConfig = DEFAULT_CONFIG) -> Option:
     options = evaluate(state, config)
     return options[best_index(options)]
 
-
-__all__ = ["Option", "Stage", "State", "best_index", "best_option", "evaluate", "remove_cards"]
