@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -81,6 +82,8 @@ def cmd_best(args: argparse.Namespace) -> None:
     """
     config = _config(args)
     geometry = config.geometry
+    if args.jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     result = best_play(
         args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
         double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0, bonus=args.bonus,
@@ -150,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (func, help_text) in COMMANDS.items():
-        command = sub.add_parser(name, help=help_text, description=func.__doc__,
+        command = sub.add_parser(name, help=help_text, description=inspect.cleandoc(func.__doc__ or ""),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
         if name == "best":
             _add_best_arguments(command)

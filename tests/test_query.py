@@ -90,6 +90,7 @@ def test_bonus_objective(capsys) -> None:
         (["11m 23p 57s", "--stage", "ting"], "make a deal-stage hand, not ting"),
         (["11m 23p 57s", "--dd"], "no double-down is placed before the deal decision"),
         (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "-1"], "bonus bet must not be negative"),
+        (["11m 23p 57s", "--jobs", "0"], "--jobs must be at least 1"),
     ],
 )
 def test_bad_input_exits_2(capsys, args: list[str], fragment: str) -> None:
