@@ -24,22 +24,34 @@ from .cards import counts_of
 from .combinatorics import multisets, remove_cards, submultisets
 from .config import GameConfig
 from .draw import claim_value, hold_values, unseen_suited
-from .hold import bonus_evs
+from .hold import bonus_evs, new_level_cache
 from .options import Option
 
 
 def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig,
                         bonus_bet: float) -> np.ndarray:
-    """Value of each (DD, discard) after each draw: array (draws, 2, discards)."""
+    """Value of each (DD, discard) after each draw: array (draws, 2, discards).
+
+    A hold with no drawn card recurs with every draw, and one whose only
+    drawn card is the draw's first card recurs with the next draws (they
+    come in lexicographic order): their hand-card level caches are kept.
+    """
     discards = submultisets(hand, 2)
     dd_sizes = (0.0, config.double_down)
     out = np.empty((len(draws), len(dd_sizes), len(discards)))
+    caches: dict[tuple[int, ...], np.ndarray] = {}
     for n, draw in enumerate(draws):
         seen = tuple(sorted(hand + draw))
         community_source = unseen_suited(seen, config)
         bonus_ev = bonus_evs(community_source, config) if bonus_bet > 0 else None
-        best_by_hold = {hold: float(hold_values(hold, community_source, config, bonus_bet, bonus_ev).max())
-                        for hold in submultisets(seen, 4)}
+        caches = {h: c for h, c in caches.items() if set(_drawn(h, hand)) <= {draw[0]}}
+        best_by_hold = {}
+        for hold in submultisets(seen, 4):
+            drawn = _drawn(hold, hand)
+            if hold not in caches and set(drawn) <= {draw[0]} and len(drawn) <= 1:
+                caches[hold] = new_level_cache(config.geometry)
+            values = hold_values(hold, community_source, config, bonus_bet, bonus_ev, caches.get(hold))
+            best_by_hold[hold] = float(values.max())
         for d, discard in enumerate(discards):
             kept = tuple(sorted(remove_cards(hand, discard) + draw))
             play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4)])
@@ -48,6 +60,18 @@ def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], con
                 di_hu = claim_value(kept, config, 1.0 + dd, config.di_hu_flush, config.di_hu)
                 out[n, k, d] = di_hu if di_hu is not None and di_hu > value else value
     return out
+
+
+def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
+    """Cards of ``hold`` that the dealt ``hand`` cannot supply (multiset difference)."""
+    left = list(hand)
+    drawn = []
+    for card in hold:
+        if card in left:
+            left.remove(card)
+        else:
+            drawn.append(card)
+    return drawn
 
 
 def deal_options(hand: tuple[int, ...], config: GameConfig,

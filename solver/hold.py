@@ -322,14 +322,23 @@ def bonus_evs(unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
     return out
 
 
+def new_level_cache(geometry: DeckGeometry) -> np.ndarray:
+    """An empty cache of a hold's hand-card levels, one int8 per six-card community."""
+    return np.full(len(community_index(geometry).m6_types), -1, np.int8)
+
+
 def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameConfig,
-              bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None) -> np.ndarray:
+              bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None,
+              level_cache: np.ndarray | None = None) -> np.ndarray:
     """Value of each fa-hu bet size of ``config`` for a hold, given the unseen suited counts.
 
     Values count T and F (not DD), with optimal ting decisions; in units of
     T. With a bonus bet B > 0 they include the bonus, which pushes unless
     the player bets ting-hu; ``bonus_ev`` (from :func:`bonus_evs` for the
     same unseen cards) can be passed in when several holds share it.
+    ``level_cache`` (from :func:`new_level_cache`) keeps the hold's exact
+    hand-card levels between calls for the same hold: they do not depend on
+    the unseen cards, so a hold valued with many draws computes them once.
     """
     if bonus_bet > 0 and bonus_ev is None:
         bonus_ev = bonus_evs(unseen_suited, config)
@@ -341,9 +350,9 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
     out = np.empty(len(config.fa_hu_bets), np.float64)
     _fa_values(
         np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs, alone.rows6,
-        np.full(len(index.m6_types), -1, np.int8), suit_table(geometry), geometry.suits, geometry.ranks,
-        digit_cap(geometry),
-        np.ascontiguousarray(unseen_suited, dtype=np.int64),
+        new_level_cache(geometry) if level_cache is None else level_cache, suit_table(geometry), geometry.suits,
+        geometry.ranks,
+        digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64),
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
         payout_vector(config), suit_profiles_max(geometry), float(bonus_bet), bonus_ev, out,
     )
