@@ -200,6 +200,10 @@ def validate(config: GameConfig) -> GameConfig:
             for v in value if isinstance(value, tuple) else (value,):
                 if isinstance(v, float) and v < 0:
                     raise ConfigError(f"{table}.{key} must not be negative, got {v}")
+    if config.double_down <= 0:
+        raise ConfigError(
+            f"payouts.double_down must be positive (the DD bet is 0 or this size), got {config.double_down}"
+        )
     for key in ("fa_hu_bets", "ting_hu_multiples"):
         values = getattr(config, key)
         if any(v <= 0 for v in values) or list(values) != sorted(set(values)):

@@ -7,6 +7,7 @@ whose kernels never validate.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -71,8 +72,8 @@ def validate_state(state: State, config: GameConfig) -> State:
             )
     elif state.fa_bet:
         raise InputError("the fa-hu bet F is known only at the ting stage")
-    if state.bonus < 0:
-        raise InputError(f"the bonus bet must not be negative, got {state.bonus:g}")
+    if not math.isfinite(state.bonus) or state.bonus < 0:
+        raise InputError(f"the bonus bet must be a finite number, not negative, got {state.bonus:g}")
     return State(stage, tuple(sorted(state.hand)), tuple(sorted(state.dead)), tuple(sorted(state.community)),
                  float(state.double_down), float(state.fa_bet), float(state.bonus))
 

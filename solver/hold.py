@@ -121,7 +121,7 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
     a_powers = np.ones(ranks, np.int64)
     for r in range(1, ranks):
         a_powers[r] = a_powers[r - 1] * a_base
-    profile_of = np.full((3, a_powers[ranks - 1] * a_base), -1, np.int64)
+    profile_of = np.full((3, a_powers[ranks - 1] * a_base), -1, np.int16)
     n_built = np.zeros(3, np.int64)
     pairs_max = ranks * (ranks + 1) // 2
     h1_state = np.empty((3, n_profiles, ranks), np.int64)

@@ -36,6 +36,7 @@ def test_fingerprint_is_stable_and_distinguishes() -> None:
         ({"deck": {"decks": 0}}, "deck.decks must be at least 1"),
         ({"deck": {"decks": 1.5}}, "deck.decks must be an integer"),
         ({"payouts": {"tian_hu": -1}}, "payouts.tian_hu must not be negative"),
+        ({"payouts": {"double_down": 0}}, "payouts.double_down must be positive"),
         ({"payouts": {"tian_hu": "five"}}, "payouts.tian_hu must be a number"),
         ({"payouts": {"fa_hu_bets": [2, 1]}}, "payouts.fa_hu_bets must be positive and strictly increasing"),
         ({"deck": {"suits": 1, "ranks": 3, "copies": 1}}, "deck.copies: the deck holds 3 suited cards"),

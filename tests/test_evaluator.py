@@ -8,17 +8,21 @@ import pytest
 from solver.cards import counts_of
 from solver.combinatorics import multisets
 from solver.config import GameConfig
+from solver.draw import unseen_suited
 from solver.evaluate import Stage, State, evaluate
+from solver.hold import fa_values
 from solver.hu import hu_level
 from solver.options import best_index
+from solver.ting import ting_bet_ev, ting_outcomes
 from tests.plain_game import PlainGame
 
 TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)  # 17 cards
 ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)  # 16 cards, every hu a flush
 # A variant with other payouts and bet sizes, so no payout is right by accident.
-ODD_PAYS = GameConfig(suits=2, ranks=4, copies=2, jokers=1, tian_hu=4.0, di_hu=1.5, di_hu_flush=3.0,
-                      fa_hu_bets=(1.0, 3.0), fa_hu_flush=2.0, ting_hu_multiples=(1.0, 2.5),
-                      ting_hu=1.2, ting_hu_flush=1.7, ting_hu_fa=0.9, double_down=0.5)
+ODD_PAYS = GameConfig(suits=2, ranks=4, copies=2, jokers=1, tian_hu=4.0, tian_hu_flush=7.0, di_hu=1.5,
+                      di_hu_flush=3.0, fa_hu_bets=(1.0, 3.0), fa_hu_ante=0.7, fa_hu=1.3, fa_hu_flush=2.0,
+                      ting_hu_multiples=(1.0, 2.5), ting_hu_ante=0.6, ting_hu=1.2, ting_hu_flush=1.7,
+                      ting_hu_fa=0.9, double_down=0.5)
 
 PLAIN = {id(c): PlainGame(c) for c in (TWO_SUITS, ONE_SUIT, ODD_PAYS)}
 # Seven ranks, so six-card straight flushes occur in the community.
@@ -119,3 +123,36 @@ def test_bonus_objective_at_every_stage(config: GameConfig, bonus: float) -> Non
     for state in random_states(config, Stage.DEAL, 2, seed=6):
         fast = evaluate(State(**{**state.__dict__, "bonus": bonus}), config)
         assert_same_options(fast, plain.deal_options(state.hand))
+
+
+def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
+    """Six copies of each card (beyond the suit keys' cap of five) and two jokers: hold values
+    against a naive sum over every four-card community multiset, recomputing the ting decision."""
+    config = GameConfig(suits=2, ranks=3, copies=3, jokers=1, decks=2)
+    g = config.geometry
+    rng = random.Random(8)
+    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    for trial in range(12):
+        cards = deck[:]
+        rng.shuffle(cards)
+        if trial < 4:  # holds with both jokers
+            cards.remove(g.joker)
+            cards.remove(g.joker)
+            cards = [g.joker, g.joker] + cards
+        hold, dead = tuple(sorted(cards[:4])), tuple(cards[4:8])
+        unseen = unseen_suited(hold + dead, config)
+        rows, weights = multisets(np.append(unseen, 0), 4)
+        expected = np.zeros(len(config.fa_hu_bets))
+        for row, weight in zip(rows, weights):
+            level = hu_level(counts_of(hold, g) + row, g)
+            for b, f in enumerate(config.fa_hu_bets):
+                if level:
+                    value = config.fa_hu_ante + f * (config.fa_hu_flush if level == 2 else config.fa_hu)
+                else:
+                    n_hu, n_flush, _, total = ting_outcomes(counts_of(hold, g), row, unseen - row[:-1], config)
+                    value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, config)
+                                              for m in config.ting_hu_multiples])
+                expected[b] += weight * value
+        expected /= weights.sum()
+        got = fa_values(counts_of(hold, g), unseen, config)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
