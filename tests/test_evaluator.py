@@ -13,8 +13,8 @@ from solver.evaluate import Stage, State, evaluate
 from solver.hold import fa_values
 from solver.hu import hu_level
 from solver.options import best_index
-from solver.ting import ting_bet_ev, ting_outcomes
 from tests.plain_game import PlainGame
+from tests.reference import naive_hold_values
 
 TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)  # 17 cards
 ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)  # 16 cards, every hu a flush
@@ -141,18 +141,6 @@ def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
             cards = [g.joker, g.joker] + cards
         hold, dead = tuple(sorted(cards[:4])), tuple(cards[4:8])
         unseen = unseen_suited(hold + dead, config)
-        rows, weights = multisets(np.append(unseen, 0), 4)
-        expected = np.zeros(len(config.fa_hu_bets))
-        for row, weight in zip(rows, weights):
-            level = hu_level(counts_of(hold, g) + row, g)
-            for b, f in enumerate(config.fa_hu_bets):
-                if level:
-                    value = config.fa_hu_ante + f * (config.fa_hu_flush if level == 2 else config.fa_hu)
-                else:
-                    n_hu, n_flush, _, total = ting_outcomes(counts_of(hold, g), row, unseen - row[:-1], config)
-                    value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, config)
-                                              for m in config.ting_hu_multiples])
-                expected[b] += weight * value
-        expected /= weights.sum()
+        expected = naive_hold_values(hold, unseen, config)
         got = fa_values(counts_of(hold, g), unseen, config)
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)

@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 
 from solver.cards import counts_of, parse_cards
-from solver.combinatorics import multisets
 from solver.config import GameConfig
 from solver.draw import unseen_suited
 from solver.evaluate import Stage, State, evaluate
 from solver.hold import fa_values
 from solver.hu import hu_level
 from solver.options import best_index
-from solver.ting import ting_bet_ev, ting_outcomes
+from solver.ting import ting_outcomes
 from tests.naive import naive_level
+from tests.reference import naive_hold_values
 
 CONFIG = GameConfig()
 G = CONFIG.geometry
@@ -58,20 +58,7 @@ def test_hold_value_against_naive_enumeration(hold: str, dead: str) -> None:
     """Every four-card community multiset with its multiplicity, the ting decision recomputed per state."""
     h, d = cards(hold), cards(dead)
     unseen = unseen_suited(h + d, CONFIG)
-    avail = np.append(unseen, 0)
-    rows, weights = multisets(avail, 4)
-    expected = np.zeros(len(CONFIG.fa_hu_bets))
-    for row, weight in zip(rows, weights):
-        level = hu_level(counts_of(h, G) + row, G)
-        for b, f in enumerate(CONFIG.fa_hu_bets):
-            if level:
-                value = CONFIG.fa_hu_ante + f * (CONFIG.fa_hu_flush if level == 2 else CONFIG.fa_hu)
-            else:
-                n_hu, n_flush, _, total = ting_outcomes(counts_of(h, G), row, unseen - row[:-1], CONFIG)
-                value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, CONFIG)
-                                          for m in CONFIG.ting_hu_multiples])
-            expected[b] += weight * value
-    expected /= weights.sum()
+    expected = naive_hold_values(h, unseen, CONFIG)
     got = fa_values(counts_of(h, G), unseen, CONFIG)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
 
