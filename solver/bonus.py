@@ -216,4 +216,6 @@ def community_bonus_net(config: GameConfig) -> np.ndarray:
     rows = community_index(geometry).m6_types
     masks = np.empty(len(rows), np.int64)
     _sorted_rows_masks(rows, geometry.n_types, geometry.suits, geometry.ranks, masks)
-    return payout_by_mask(config)[masks]
+    net = payout_by_mask(config)[masks]
+    net.flags.writeable = False  # cached and shared
+    return net

@@ -44,21 +44,23 @@ def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], con
         seen = tuple(sorted(hand + draw))
         community_source = unseen_suited(seen, config)
         bonus_ev = bonus_evs(community_source, config) if bonus_bet > 0 else None
-        caches = {h: c for h, c in caches.items() if set(_drawn(h, hand)) <= {draw[0]}}
+        recurs = ([], [draw[0]])  # the drawn part of a hold that comes again with the next draws
+        caches = {h: c for h, c in caches.items() if _drawn(h, hand) in recurs}
         best_by_hold = {}
         for hold in submultisets(seen, 4):
-            drawn = _drawn(hold, hand)
-            if hold not in caches and set(drawn) <= {draw[0]} and len(drawn) <= 1:
+            if hold not in caches and _drawn(hold, hand) in recurs:
                 caches[hold] = new_level_cache(config.geometry)
             values = hold_values(hold, community_source, config, bonus_bet, bonus_ev, caches.get(hold))
             best_by_hold[hold] = float(values.max())
         for d, discard in enumerate(discards):
             kept = tuple(sorted(remove_cards(hand, discard) + draw))
             play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4)])
+            di_hu = claim_value(kept, config, 1.0, config.di_hu_flush, config.di_hu)
             for k, dd in enumerate(dd_sizes):
                 value = -dd + play_on
-                di_hu = claim_value(kept, config, 1.0 + dd, config.di_hu_flush, config.di_hu)
-                out[n, k, d] = di_hu if di_hu is not None and di_hu > value else value
+                if di_hu is not None and (1.0 + dd) * di_hu > value:
+                    value = (1.0 + dd) * di_hu
+                out[n, k, d] = value
     return out
 
 
