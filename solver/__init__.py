@@ -1,23 +1,34 @@
 """mahjong-poker: exact optimal strategy for the casino table game Mahjong Poker.
 
-The public API re-exported here is what the CLI uses; see README.md.
+The public API re-exported here is what the CLI uses; see README.md. Names
+are imported on first use, so that a table lookup does not load the
+compiled kernels it does not need.
 """
+
+from importlib import import_module
+from typing import Any
 
 __version__ = "0.1.0"
 
-from .bonus import BonusTable, bonus_payout, bonus_table
-from .cards import DeckGeometry, counts_of, format_cards, parse_cards
-from .config import DEFAULT_CONFIG, GameConfig, load_config
-from .deal_stats import DealStats, deal_stats
-from .errors import ConfigError, InputError
-from .evaluate import State, best_option, evaluate
-from .hu import HuLevel, hu_level, hu_level_with_hand
-from .options import Option, Stage, best_index
-from .query import BestPlay, best_play
+_EXPORTS = {
+    "bonus": ("BonusTable", "bonus_payout", "bonus_table"),
+    "cards": ("DeckGeometry", "counts_of", "format_cards", "parse_cards"),
+    "config": ("DEFAULT_CONFIG", "GameConfig", "load_config"),
+    "deal_stats": ("DealStats", "deal_stats"),
+    "errors": ("ConfigError", "InputError"),
+    "evaluate": ("best_option", "evaluate"),
+    "hu": ("HuLevel", "hu_level", "hu_level_with_hand"),
+    "options": ("Option", "Stage", "best_index"),
+    "query": ("BestPlay", "best_play"),
+    "solve": ("Summary", "load_summary", "solve"),
+    "state": ("State",),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__all__ = [
-    "BestPlay", "BonusTable", "ConfigError", "DEFAULT_CONFIG", "DealStats", "DeckGeometry", "GameConfig", "HuLevel",
-    "InputError", "Option", "Stage", "State", "best_index", "best_option", "best_play", "bonus_payout",
-    "bonus_table", "counts_of", "deal_stats", "evaluate", "format_cards", "hu_level", "hu_level_with_hand",
-    "load_config", "parse_cards", "__version__",
-]
+__all__ = sorted(_MODULE_OF) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module 'solver' has no attribute {name!r}")
+    return getattr(import_module(f".{_MODULE_OF[name]}", __name__), name)

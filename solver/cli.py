@@ -9,10 +9,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .bonus import bonus_table
 from .cards import DeckGeometry, format_cards
 from .config import GameConfig, load_config
-from .deal_stats import deal_stats
 from .errors import InputError
 from .options import Option, Stage
 from .query import best_play, stderr_progress
@@ -30,6 +28,8 @@ def _config(args: argparse.Namespace) -> GameConfig:
 
 def cmd_bonus(args: argparse.Namespace) -> None:
     """Print the exact return table of a resolved bonus bet."""
+    from .bonus import bonus_table
+
     config = _config(args)
     table = bonus_table(config)
     if args.json:
@@ -55,6 +55,8 @@ def cmd_bonus(args: argparse.Namespace) -> None:
 
 def cmd_deal_stats(args: argparse.Namespace) -> None:
     """Print how many six-card deals can claim a tian-hu and a flush tian-hu."""
+    from .deal_stats import deal_stats
+
     config = _config(args)
     stats = deal_stats(config)
     if args.json:
@@ -87,7 +89,7 @@ def cmd_best(args: argparse.Namespace) -> None:
     result = best_play(
         args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
         double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0, bonus=args.bonus,
-        progress=None if args.json else stderr_progress("deal draws"), n_jobs=args.jobs,
+        progress=None if args.json else stderr_progress("deal draws"), n_jobs=args.jobs, tables=args.tables,
     )
     if args.json:
         print(json.dumps(result.to_json(geometry)))
@@ -112,6 +114,11 @@ def cmd_best(args: argparse.Namespace) -> None:
     print(f"best: {describe_option(best, state.stage, geometry)}, EV {best.ev:+.6f}{margin}")
     if best.action in ("bet", "discard") and state.stage != Stage.TING:
         print(f"the kept cards aim at: {result.aim}")
+    if args.tables:
+        print("EVs from the solve's tables" if result.source == "tables" else
+              "EVs computed by the evaluator (the tables hold no such state: "
+              + ("ting decisions are always computed" if state.stage == Stage.TING
+                 else "the solve never reaches it under optimal play") + ")")
 
 
 def describe_option(option: Option, stage: Stage, geometry: DeckGeometry) -> str:
@@ -125,11 +132,66 @@ def describe_option(option: Option, stage: Stage, geometry: DeckGeometry) -> str
     return {"claim": "claim the hu", "fold": "fold"}[option.action]
 
 
+def cmd_solve(args: argparse.Namespace) -> None:
+    """Solve the whole game exhaustively and write the strategy tables.
+
+    Every six-card deal (up to suit relabelling and rank reversal), every
+    decision after it, composition-dependent EVs. Tables go to --out
+    (default strategy_tables/<configuration fingerprint>). A killed solve
+    resumes from its finished chunks when rerun; a directory made for
+    another configuration is refused (--force moves it aside). Prints the
+    house edge, element of risk, standard deviation and time taken.
+    """
+    from .solve import solve
+
+    config = _config(args)
+    if args.jobs == 0 or args.jobs < -1:
+        raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {args.jobs}")
+    if args.chunk_size < 1:
+        raise InputError(f"--chunk-size must be at least 1, got {args.chunk_size}")
+    if args.bonus < 0:
+        raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
+    if args.scheduler and args.backend != "dask":
+        raise InputError("--scheduler is for --backend dask")
+    summary = solve(config, args.out, bonus=args.bonus, n_jobs=args.jobs, backend=args.backend,
+                    scheduler=args.scheduler, chunk_size=args.chunk_size, quiet=args.quiet or args.json,
+                    force=args.force)
+    if args.json:
+        print(json.dumps(summary.to_json()))
+        return
+    print(f"{summary.deal_classes} deal classes ({summary.deals} deals), {summary.draw_states} post-draw states"
+          + (f", bonus bet {summary.bonus_bet:g} in the objective" if summary.bonus_bet else ""))
+    print(f"EV per hand:       {summary.ev:+.12f}  (exact {summary.ev_exact})")
+    print(f"house edge:        {summary.house_edge:.12f} ({100 * summary.house_edge:.4f}%)")
+    print(f"element of risk:   {summary.element_of_risk:.12f} ({100 * summary.element_of_risk:.4f}%)")
+    print(f"average total bet: {float(summary.average_total_bet):.12f}")
+    print(f"standard deviation per hand: {summary.std_dev:.6f}")
+    if summary.reused:
+        print(f"the tables in {summary.directory} were already complete (solved in {summary.seconds:.1f} s)")
+    else:
+        print(f"solve time: {summary.seconds:.1f} s wall clock; tables in {summary.directory}")
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "best": (cmd_best, "the best play for a hand, with the EV of every option"),
     "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet"),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu"),
+    "solve": (cmd_solve, "solve the whole game: strategy tables, house edge, element of risk"),
 }
+
+
+def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR", help="table directory (default: strategy_tables/<fingerprint>)")
+    parser.add_argument("--jobs", type=int, default=-1, metavar="N", help="parallel processes (default -1: all cores)")
+    parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
+                        help="solve for main game plus a bonus bet of B (default 0: main game only)")
+    parser.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
+                        help="joblib backend (dask needs the [dask] extra)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
+    parser.add_argument("--chunk-size", type=int, default=16, metavar="N",
+                        help="deal classes per chunk file (default 16)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
 
 
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,6 +204,8 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
                         help="value main game plus a bonus bet of B (it pushes unless the player bets ting-hu)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for a deal-stage evaluation")
+    parser.add_argument("--tables", metavar="DIR",
+                        help="answer from a solve's tables when they hold the state (same numbers, faster)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -157,6 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
         if name == "best":
             _add_best_arguments(command)
+        if name == "solve":
+            _add_solve_arguments(command)
         _add_common(command)
         command.set_defaults(func=func)
     return parser

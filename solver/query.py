@@ -8,14 +8,18 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
 
 from .cards import DeckGeometry, format_cards, parse_cards
 from .combinatorics import remove_cards
 from .config import GameConfig
 from .errors import InputError
-from .evaluate import State, evaluate
 from .options import Option, Stage, best_index
+from .state import State, validate_state
+from .symmetry import canonical, encode, inverse
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,8 @@ class BestPlay:
     options: list[Option]
     best: int
     aim: str
+    source: str = "evaluator"
+    """Where the EVs came from: ``tables`` (a solve's lookup) or ``evaluator`` (computed now)."""
 
     def to_json(self, geometry: DeckGeometry) -> dict:
         """The ``best --json`` object: stage, options (action, discard, bet, ev) and best."""
@@ -83,8 +89,15 @@ def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
 
 def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str = "", community: str = "",
               double_down: float = 0.0, fa_bet: float = 0.0, bonus: float = 0.0,
-              progress: Callable[[int, int], None] | None = None, n_jobs: int = 1) -> BestPlay:
-    """Evaluate every option for a hand given in MPSZ notation (see ``mahjong-poker best --help``)."""
+              progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
+              tables: str | Path | None = None) -> BestPlay:
+    """Evaluate every option for a hand given in MPSZ notation (see ``mahjong-poker best --help``).
+
+    The state is first mapped to its canonical form (:mod:`solver.symmetry`),
+    valued there, and the options mapped back, so the answer is the same,
+    bit for bit, whether it comes from a solve's ``tables`` (deal and draw
+    states the solve reached) or from the evaluator.
+    """
     geometry = config.geometry
     hand_cards = parse_cards(hand, geometry)
     dead_cards = parse_cards(dead, geometry) if dead else ()
@@ -94,11 +107,51 @@ def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str
     if stage and chosen != inferred and not (chosen == Stage.TING and len(hand_cards) == 4):
         raise InputError(f"{len(hand_cards)} hand cards with the cards given make a {inferred.value}-stage hand, "
                          f"not {chosen.value}")
-    state = State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus)
-    options = evaluate(state, config, progress=progress, n_jobs=n_jobs)
+    state = validate_state(State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus), config)
+    (c_hand, c_dead, c_community), mapping = canonical(geometry, state.hand, state.dead, state.community)
+    c_state = replace(state, hand=c_hand, dead=c_dead, community=c_community)
+    options = _from_tables(Path(tables), c_state, config) if tables is not None else None
+    source = "tables" if options is not None else "evaluator"
+    if options is None:
+        from .evaluate import evaluate  # the compiled kernels load only when needed
+
+        options = evaluate(c_state, config, progress=progress, n_jobs=n_jobs)
+    options = _relabel(options, inverse(mapping), state)
     best = best_index(options)
-    kept = remove_cards(tuple(sorted(hand_cards)), options[best].discard)
-    return BestPlay(state, options, best, describe_hold(kept, geometry))
+    kept = remove_cards(state.hand, options[best].discard)
+    return BestPlay(state, options, best, describe_hold(kept, geometry), source)
+
+
+def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
+    """Options of a canonical deal or draw state from a solve's tables, or None if the solve never reached it."""
+    from .tables import check_tables, lookup, options_from_row
+
+    check_tables(directory, config, state.bonus)
+    geometry = config.geometry
+    if state.stage == Stage.DEAL:
+        row = lookup(directory / "deals.parquet", encode(geometry, state.hand))
+    elif state.stage == Stage.DRAW:
+        row = lookup(directory / "draws.parquet", encode(geometry, state.hand, state.dead),
+                     [("double_down", "=", state.double_down)])
+    else:
+        return None  # ting decisions are computed directly (about a millisecond)
+    return None if row is None else options_from_row(row, geometry)
+
+
+def _relabel(options: list[Option], mapping: np.ndarray, state: State) -> list[Option]:
+    """Options of a relabelled state mapped back through ``mapping``, in the canonical order of ``state``.
+
+    That order is the evaluator's: claim, fold, then by bet and by the
+    cards discarded (deal) or kept (draw) in lexicographic order.
+    """
+    mapped = [replace(o, discard=tuple(sorted(int(mapping[c]) for c in o.discard))) for o in options]
+    first = {"claim": 0, "fold": 1}
+
+    def order(option: Option) -> tuple:
+        cards = option.discard if state.stage == Stage.DEAL else remove_cards(state.hand, option.discard)
+        return (first.get(option.action, 2), option.bet, cards)
+
+    return sorted(mapped, key=order)
 
 
 def stderr_progress(label: str) -> Callable[[int, int], None] | None:

@@ -9,6 +9,8 @@ of a state, which changes no number. Slow on purpose: for mini decks.
 
 from __future__ import annotations
 
+from collections import Counter
+from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
@@ -29,6 +31,8 @@ class PlainGame:
         self.fa_value = lru_cache(maxsize=None)(self._fa_value)
         self.draw_options = lru_cache(maxsize=None)(self._draw_options)
         self.deal_options = lru_cache(maxsize=None)(self._deal_options)
+        self._deal_outcomes = lru_cache(maxsize=None)(self._deal_outcomes)
+        self._draw_outcomes = lru_cache(maxsize=None)(self._draw_outcomes)
 
     # -- helpers --------------------------------------------------------
     def _level(self, cards: tuple[int, ...], hand_size: int) -> int:
@@ -135,3 +139,65 @@ class PlainGame:
             n += 1
             total += max(ev for _, _, _, ev in self.deal_options(tuple(sorted(deal))))
         return total / n
+
+    # -- outcome frequencies of this enumerator's own optimal strategy ----
+    @staticmethod
+    def choose(evs: list[float], risks: list[float]) -> int:
+        """RULES.md section 4: best EV; ties within 1e-12 to less money at risk, then first."""
+        top = max(evs)
+        tied = [i for i, ev in enumerate(evs) if ev >= top - 1e-12]
+        return min(tied, key=lambda i: (risks[i], i))
+
+    def outcome_probabilities(self) -> Counter:
+        """Exact probability of every final outcome (kind, DD, F, G) under optimal play,
+        counting physical card combinations at every step."""
+        deals = list(combinations(self.deck, 6))
+        total: Counter = Counter()
+        for deal in deals:
+            for outcome, p in self._deal_outcomes(tuple(sorted(deal))).items():
+                total[outcome] += p / len(deals)
+        return total
+
+    def _deal_outcomes(self, hand: tuple[int, ...]) -> Counter:
+        options = self.deal_options(hand)
+        kind, discard, dd, _ = options[self.choose([o[3] for o in options],
+                                                   [1.0 if o[0] == "claim" else 1.0 + o[2] for o in options])]
+        if kind == "claim":
+            return Counter({("tian_hu_flush" if self.level(hand, 0) == 2 else "tian_hu", 0.0, 0.0, 0.0): Fraction(1)})
+        kept = self.without(hand, discard)
+        draws = list(combinations(self.rest(hand, False), 2))
+        out: Counter = Counter()
+        for draw in draws:
+            for outcome, p in self._draw_outcomes(tuple(sorted(kept + draw)), discard, dd).items():
+                out[outcome] += p / len(draws)
+        return out
+
+    def _draw_outcomes(self, hand: tuple[int, ...], dead: tuple[int, ...], dd: float) -> Counter:
+        options = self.draw_options(hand, dead, dd)
+        kind, discard, fa, _ = options[self.choose([o[3] for o in options], [1.0 + dd + o[2] for o in options])]
+        if kind == "claim":
+            return Counter({("di_hu_flush" if self.level(hand, 0) == 2 else "di_hu", dd, 0.0, 0.0): Fraction(1)})
+        if kind == "fold":
+            return Counter({("fold_fa", dd, 0.0, 0.0): Fraction(1)})
+        hold = self.without(hand, discard)
+        dead = tuple(sorted(dead + discard))
+        fours = list(combinations(self.rest(hold + dead, True), 4))
+        out: Counter = Counter()
+        for four in fours:
+            community = tuple(sorted(four))
+            level = self.level(hold + community, 0)
+            if level:
+                out[("fa_hu_flush" if level == 2 else "fa_hu", dd, fa, 0.0)] += Fraction(1, len(fours))
+                continue
+            evs = self.ting_evs(hold, dead, community, fa)
+            bets = [0.0] + [m * fa for m in self.config.ting_hu_multiples]
+            g = bets[self.choose(evs, [1.0 + dd + fa + b for b in bets])]
+            if g == 0.0:
+                out[("fold_ting", dd, fa, 0.0)] += Fraction(1, len(fours))
+                continue
+            twos = list(combinations(self.rest(hold + dead + community, True), 2))
+            for two in twos:
+                level = self.level(tuple(sorted(hold)) + tuple(sorted(community + two)), 4)
+                kind = {0: "ting_lose", 1: "ting_hu", 2: "ting_hu_flush"}[level]
+                out[(kind, dd, fa, g)] += Fraction(1, len(fours) * len(twos))
+        return out

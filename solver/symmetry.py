@@ -1,0 +1,126 @@
+"""The game's symmetries: relabelling suits and reversing ranks change no EV.
+
+Every rule treats the suits alike, and a run read backwards (9-8-7) is still
+a run, as is a six-card straight flush; pairs, triplets and flushes do not
+see rank order at all. So any permutation of the suits, combined or not with
+the rank reversal r -> R + 1 - r, maps a state to one with exactly the same
+options and EVs (the joker is fixed). That group has ``suits! * 2`` elements
+(12 for the real deck).
+
+A state's *canonical form* is its image with the smallest (hand, dead,
+community) tuple of sorted type indices. The solve evaluates canonical
+states only; a query maps the player's cards onto the canonical state and
+maps the answer back with the inverse relabelling.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import permutations
+
+import numpy as np
+
+from .cards import DeckGeometry
+from .combinatorics import multisets
+
+
+@cache
+def relabellings(geometry: DeckGeometry) -> np.ndarray:
+    """All symmetries as an ``(n_symmetries, n_types)`` array mapping each type index to its image.
+
+    Row 0 is the identity.
+    """
+    maps = []
+    ranks = geometry.ranks
+    for reverse in (False, True):
+        for perm in permutations(range(geometry.suits)):
+            image = np.empty(geometry.n_types, dtype=np.int64)
+            for t in range(geometry.n_suited):
+                suit, rank = divmod(t, ranks)
+                image[t] = perm[suit] * ranks + (ranks - 1 - rank if reverse else rank)
+            image[geometry.joker] = geometry.joker
+            maps.append(image)
+    table = np.array(maps)
+    table.setflags(write=False)
+    return table
+
+
+def apply(mapping: np.ndarray, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Image of a group of cards under one relabelling, sorted."""
+    return tuple(sorted(int(mapping[c]) for c in cards))
+
+
+def inverse(mapping: np.ndarray) -> np.ndarray:
+    """The relabelling that undoes ``mapping``."""
+    back = np.empty_like(mapping)
+    back[mapping] = np.arange(len(mapping))
+    return back
+
+
+def canonical(geometry: DeckGeometry, *groups: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+    """Canonical form of a state given as groups of cards (hand, dead, community...).
+
+    Returns the canonical groups and the relabelling that maps the given
+    groups onto them (ties between relabellings go to the first, so the
+    result is deterministic).
+    """
+    best: tuple[tuple[int, ...], ...] | None = None
+    best_map = None
+    for mapping in relabellings(geometry):
+        image = tuple(apply(mapping, g) for g in groups)
+        if best is None or image < best:
+            best, best_map = image, mapping
+    assert best is not None and best_map is not None
+    return best, best_map
+
+
+def encode(geometry: DeckGeometry, *groups: tuple[int, ...]) -> int:
+    """Integer key of canonical card groups: their cards as digits in base ``n_types``.
+
+    Groups have fixed sizes at a given stage, so the key is unique and its
+    order is the lexicographic order of the groups.
+    """
+    key = 0
+    for group in groups:
+        for card in group:
+            key = key * geometry.n_types + card
+    return key
+
+
+def deal_classes(geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
+    """Every six-card deal up to symmetry: ``(hands, weights)``.
+
+    ``hands`` is an ``(n_classes, 6)`` array of canonical hands (sorted type
+    indices), in increasing lexicographic order; ``weights[i]`` counts the
+    physical six-card deals (combinations of cards) whose hand is in class
+    ``i``. The weights sum to C(deck size, 6).
+    """
+    rows, weights = multisets(geometry.full_counts(), 6)
+    types = np.arange(geometry.n_types)
+    hands = np.array([np.repeat(types, row) for row in rows], dtype=np.int64)
+    base = geometry.n_types
+    codes = np.full(len(hands), np.iinfo(np.int64).max)
+    for mapping in relabellings(geometry):
+        image = np.sort(mapping[hands], axis=1)
+        codes = np.minimum(codes, _encode(image, base))
+    classes, index = np.unique(codes, return_inverse=True)
+    class_weights = np.zeros(len(classes), dtype=np.int64)
+    np.add.at(class_weights, index, weights)
+    return _decode(classes, base, 6), class_weights
+
+
+def _encode(hands: np.ndarray, base: int) -> np.ndarray:
+    """Sorted hands as integers whose order is the lexicographic order of the hands."""
+    code = np.zeros(len(hands), dtype=np.int64)
+    for column in hands.T:
+        code = code * base + column
+    return code
+
+
+def _decode(codes: np.ndarray, base: int, size: int) -> np.ndarray:
+    out = np.empty((len(codes), size), dtype=np.int64)
+    rest = codes.copy()
+    for i in range(size - 1, -1, -1):
+        out[:, i] = rest % base
+        rest //= base
+    return out

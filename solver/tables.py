@@ -1,0 +1,150 @@
+"""Strategy tables on disk: parquet files with their configuration in the metadata.
+
+A table directory holds the output of one solve (one configuration, one
+bonus objective, one code version):
+
+    manifest.json      what the directory was made for (checked before any reuse)
+    chunks/            one deal file and one draw file per finished chunk of deal classes
+    deals.parquet      every deal class: canonical hand, weight, every option's EV, the best
+    draws.parquet      every post-draw state reached under optimal play, every option's EV
+    outcomes.parquet   the return table: every final outcome, exact counts and probabilities
+    summary.parquet    one row: EV, house edge, element of risk, standard deviation, decision rates
+
+Every file is written to a temporary name and renamed, so a killed process
+never leaves a half-written table. The schema is documented in
+``strategy_tables/README.md``; tables sort by an integer ``key`` (the
+canonical cards in base ``n_types``) and are cut into row groups, so a
+lookup reads one row group, not the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import __version__
+from .cards import DeckGeometry, parse_cards
+from .config import GameConfig
+from .errors import InputError
+from .options import Option
+
+#: Bump when the tables' layout or meaning changes.
+FORMAT = 1
+METADATA_KEY = b"mahjong_poker"
+ROW_GROUP_SIZE = 4096
+
+
+def describe(config: GameConfig, bonus: float) -> dict[str, Any]:
+    """What a table directory is made for; two directories are interchangeable iff these match."""
+    return {"format": FORMAT, "version": __version__, "fingerprint": config.fingerprint(), "bonus": bonus}
+
+
+def default_directory(config: GameConfig, bonus: float) -> Path:
+    """``strategy_tables/<fingerprint>`` (with ``-bonus<B>`` for a bonus-aware solve)."""
+    name = config.fingerprint() + (f"-bonus{bonus:g}" if bonus else "")
+    return Path("strategy_tables") / name
+
+
+def prepare_directory(directory: Path, config: GameConfig, bonus: float, extra: dict[str, Any],
+                      force: bool) -> None:
+    """Create ``directory`` for a solve, or check that an existing one was made for the same solve.
+
+    A directory made for another configuration, bonus bet or code version
+    is refused (``InputError`` naming the difference), or with ``force``
+    moved aside to ``<directory>.replaced-<time>``.
+    """
+    manifest = directory / "manifest.json"
+    wanted = {**describe(config, bonus), **extra}
+    if directory.exists() and any(directory.iterdir()):
+        problem = None
+        try:
+            found = json.loads(manifest.read_text())
+            differing = sorted(k for k in wanted if found.get(k) != wanted[k])
+            if differing:
+                problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
+        except (OSError, ValueError):
+            problem = "it has no readable manifest.json"
+        if problem is None:
+            return
+        if not force:
+            raise InputError(f"table directory {directory} was made for another solve: {problem}; "
+                             "use another --out, or --force to move it aside")
+        shutil.move(str(directory), f"{directory}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
+    (directory / "chunks").mkdir(parents=True, exist_ok=True)
+    write_json(manifest, {**wanted, "config": config.to_toml()})
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write a JSON file atomically."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
+    os.replace(tmp, path)
+
+
+def file_metadata(config: GameConfig, bonus: float, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
+    """Parquet file metadata: the configuration (TOML), its fingerprint, code version, date, bonus bet."""
+    data = {**describe(config, bonus), "config": config.to_toml(),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **(extra or {})}
+    return {METADATA_KEY: json.dumps(data, sort_keys=True).encode()}
+
+
+def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> None:
+    """Write a parquet file atomically (temporary file, then rename)."""
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(table, tmp, row_group_size=ROW_GROUP_SIZE, compression="zstd")
+    os.replace(tmp, path)
+
+
+def read_metadata(path: Path) -> dict[str, Any]:
+    """The ``mahjong_poker`` metadata of a parquet file written here."""
+    raw = pq.read_schema(path).metadata or {}
+    if METADATA_KEY not in raw:
+        raise InputError(f"{path} is not a mahjong-poker table")
+    return json.loads(raw[METADATA_KEY])
+
+
+def check_tables(directory: Path, config: GameConfig, bonus: float) -> None:
+    """Refuse tables that are missing, unfinished or made for another configuration or bonus bet."""
+    summary = directory / "summary.parquet"
+    if not summary.exists():
+        raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
+    found = read_metadata(summary)
+    wanted = describe(config, bonus)
+    differing = sorted(k for k in wanted if found.get(k) != wanted[k])
+    if differing:
+        problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
+        raise InputError(f"tables in {directory} were made for another solve: {problem}")
+
+
+def lookup(path: Path, key: int, extra: list[tuple[str, str, Any]] | None = None) -> dict[str, Any] | None:
+    """The row of a table with this ``key`` (and any extra equality filters), or None.
+
+    The filter is pushed down to the row groups' statistics, so only the
+    row group that can hold the key is read.
+    """
+    filters = [("key", "=", key)] + list(extra or [])
+    table = pq.read_table(path, filters=filters)
+    if table.num_rows == 0:
+        return None
+    return table.slice(0, 1).to_pylist()[0]
+
+
+def options_from_row(row: dict[str, Any], geometry: DeckGeometry) -> list[Option]:
+    """The options stored in a deal or draw table row."""
+    return [Option(a, parse_cards(d, geometry) if d else (), b, e, r)
+            for a, d, b, e, r in zip(row["actions"], row["discards"], row["bets"], row["evs"], row["risks"])]
+
+
+def sort_by_key(table: pa.Table, *columns: str) -> pa.Table:
+    """Rows in increasing order of ``columns`` (the lookup order)."""
+    import pyarrow.compute as pc  # slow to import, and a lookup does not need it
+
+    return table.take(pc.sort_indices(table, sort_keys=[(c, "ascending") for c in columns]))

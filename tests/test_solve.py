@@ -1,0 +1,174 @@
+"""The full solve on mini decks: against the plain game tree, invariants, parallelism, resumption, refusal."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from solver.cli import main
+from solver.config import GameConfig
+from solver.errors import InputError
+from solver.query import best_play
+from solver.solve import load_summary, solve
+from solver.symmetry import deal_classes
+from tests.plain_game import PlainGame
+
+ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)  # 16 cards, 124 deal classes
+ONE_SUIT_TOML = "[deck]\nsuits = 1\nranks = 5\ncopies = 3\njokers = 1\n"
+TABLES = ("deals.parquet", "draws.parquet", "outcomes.parquet", "summary.parquet")
+
+
+@pytest.fixture(scope="module")
+def plain() -> PlainGame:
+    return PlainGame(ONE_SUIT)
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("solve") / "one-suit"
+    solve(ONE_SUIT, directory, n_jobs=1, quiet=True)
+    return directory
+
+
+def outcome_key(row) -> tuple:
+    o = row.outcome
+    return (o.kind, o.double_down, o.fa_bet, o.ting_bet)
+
+
+def tables_equal(a: Path, b: Path) -> None:
+    """Same rows, same columns, same values; file metadata may differ only in the creation date."""
+    for name in TABLES:
+        left, right = pq.read_table(a / name), pq.read_table(b / name)
+        if name == "summary.parquet":
+            left, right = left.drop_columns(["seconds"]), right.drop_columns(["seconds"])
+        assert left.replace_schema_metadata(None).equals(right.replace_schema_metadata(None)), name
+        meta = [json.loads(t.schema.metadata[b"mahjong_poker"]) for t in (left, right)]
+        for m in meta:
+            m.pop("created")
+        assert meta[0] == meta[1]
+
+
+def test_solve_agrees_with_the_plain_game_tree(solved: Path, plain: PlainGame) -> None:
+    """Whole-game EV to 1e-12, and every outcome's probability exactly: the plain enumerator follows
+    its own optimal strategy card combination by card combination."""
+    summary = load_summary(solved, ONE_SUIT)
+    assert summary.ev == pytest.approx(plain.game_ev(), abs=1e-12, rel=0)
+    assert float(summary.ev_exact) == pytest.approx(plain.game_ev(), abs=1e-12, rel=0)
+    assert {outcome_key(r): r.probability for r in summary.outcomes} == dict(plain.outcome_probabilities())
+
+
+def test_bonus_objective_agrees_with_the_plain_game_tree(tmp_path: Path) -> None:
+    summary = solve(ONE_SUIT, tmp_path / "bonus", bonus=5.0, n_jobs=1, quiet=True)
+    plain = PlainGame(ONE_SUIT, bonus=5.0)
+    assert summary.ev == pytest.approx(plain.game_ev(), abs=1e-12, rel=0)
+    assert {outcome_key(r): r.probability for r in summary.outcomes} == dict(plain.outcome_probabilities())
+    # Main-game EV of this strategy plus B times the bonus net per hand (pushes count 0) is the objective.
+    assert float(summary.ev_exact) + 5.0 * summary.bonus_net_settled == pytest.approx(summary.ev, abs=1e-12)
+
+
+def test_weights_and_return_table_invariants(solved: Path) -> None:
+    deals = pq.read_table(solved / "deals.parquet")
+    assert sum(deals["weight"].to_pylist()) == comb(ONE_SUIT.geometry.size, 6) == 8008
+    assert deals.num_rows == len(deal_classes(ONE_SUIT.geometry)[0]) == 124
+    summary = load_summary(solved, ONE_SUIT)
+    assert sum((r.probability for r in summary.outcomes), Fraction(0)) == 1
+    assert sum(r.contribution for r in summary.outcomes) == pytest.approx(summary.ev, abs=1e-12)
+    assert summary.element_of_risk == pytest.approx(-summary.ev / float(summary.average_total_bet), abs=1e-12)
+    assert summary.std_dev ** 2 == pytest.approx(
+        sum(float(r.probability) * r.net**2 for r in summary.outcomes) - summary.ev**2, abs=1e-12)
+    meta = json.loads(pq.read_schema(solved / "draws.parquet").metadata[b"mahjong_poker"])
+    assert meta["fingerprint"] == ONE_SUIT.fingerprint() and "[deck]" in meta["config"] and meta["created"]
+
+
+def test_tables_answer_queries_exactly_as_the_evaluator(solved: Path) -> None:
+    """Every deal class, and a post-draw state, through the tables and directly: the same options."""
+    g = ONE_SUIT.geometry
+    from solver.cards import format_cards
+
+    hands, _ = deal_classes(g)
+    for hand in hands[::9]:
+        text = format_cards(hand, g)
+        from_tables = best_play(text, ONE_SUIT, tables=solved)
+        direct = best_play(text, ONE_SUIT)
+        assert from_tables.source == "tables" and direct.source == "evaluator"
+        assert from_tables.options == direct.options and from_tables.best == direct.best
+    draw = pq.read_table(solved / "draws.parquet").slice(3, 1).to_pylist()[0]
+    dd = draw["double_down"]
+    from_tables = best_play(draw["hand"], ONE_SUIT, dead=draw["dead"], double_down=dd, tables=solved)
+    direct = best_play(draw["hand"], ONE_SUIT, dead=draw["dead"], double_down=dd)
+    assert from_tables.source == "tables" and from_tables.options == direct.options
+    # A relabelled hand (ranks reversed) maps onto the same class and gets the mapped answer.
+    assert best_play("12345m J", ONE_SUIT, tables=solved).options[0].ev == best_play("12345m J", ONE_SUIT).options[0].ev
+
+
+@pytest.mark.parametrize("jobs, backend", [(2, "loky"), (2, "dask")])
+def test_jobs_and_backends_give_identical_tables(solved: Path, tmp_path: Path, jobs: int, backend: str) -> None:
+    scheduler = None
+    cluster = None
+    if backend == "dask":
+        distributed = pytest.importorskip("distributed")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+        scheduler = cluster.scheduler_address
+    try:
+        solve(ONE_SUIT, tmp_path / "t", n_jobs=jobs, backend=backend, scheduler=scheduler, quiet=True)
+    finally:
+        if cluster is not None:
+            cluster.close()
+    tables_equal(solved, tmp_path / "t")
+
+
+def test_a_killed_solve_resumes_to_identical_tables(solved: Path, tmp_path: Path) -> None:
+    """kill -9 in the middle of the solve, rerun: the same tables as an uninterrupted solve."""
+    target = tmp_path / "killed"
+    script = ("from solver.config import GameConfig; from solver.solve import solve; "
+              f"solve(GameConfig(suits=1, ranks=5, copies=3, jokers=1), {str(target)!r}, n_jobs=1, quiet=True)")
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    deadline = time.monotonic() + 120
+    while len(list((target / "chunks").glob("deals-*.parquet"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    finished = len(list((target / "chunks").glob("deals-*.parquet")))
+    assert 3 <= finished < 8 and not (target / "summary.parquet").exists()
+    (target / "chunks" / "deals-00007.parquet.tmp").write_bytes(b"half a file")  # as if killed mid-write
+    solve(ONE_SUIT, target, n_jobs=1, quiet=True)
+    tables_equal(solved, target)
+
+
+def test_a_directory_made_for_another_solve_is_refused(solved: Path, tmp_path: Path, capsys) -> None:
+    config = tmp_path / "odd.toml"
+    config.write_text(ONE_SUIT_TOML + "\n[payouts]\ntian_hu = 4.0\n")
+    args = ["solve", "--config", str(config), "--out", str(solved), "--quiet"]
+    assert main(args) == 2
+    assert "fingerprint" in capsys.readouterr().err
+    with pytest.raises(InputError, match="bonus"):
+        solve(ONE_SUIT, solved, bonus=1.0, n_jobs=1, quiet=True)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "manifest.json").write_text((solved / "manifest.json").read_text())
+    assert main(["solve", "--config", str(config), "--out", str(copy), "--quiet", "--force", "--jobs", "1"]) == 0
+    assert "house edge" in capsys.readouterr().out
+    assert list(tmp_path.glob("copy.replaced-*"))
+    assert load_summary(copy, GameConfig(suits=1, ranks=5, copies=3, jokers=1, tian_hu=4.0)).deal_classes == 124
+
+
+def test_cli_prints_the_summary_and_reuses_finished_tables(solved: Path, tmp_path: Path, capsys) -> None:
+    config = tmp_path / "one.toml"
+    config.write_text(ONE_SUIT_TOML)
+    assert main(["solve", "--config", str(config), "--out", str(solved), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ev"] == load_summary(solved, ONE_SUIT).ev
+    assert sum(o["probability"] for o in data["outcomes"]) == pytest.approx(1.0, abs=1e-12)
+    assert main(["solve", "--config", str(config), "--out", str(solved), "--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err
