@@ -172,11 +172,67 @@ def cmd_solve(args: argparse.Namespace) -> None:
         print(f"solve time: {summary.seconds:.1f} s wall clock; tables in {summary.directory}")
 
 
+def cmd_edge(args: argparse.Namespace) -> None:
+    """Print the par sheet of the main game under optimal play, and the bonus bet both ways.
+
+    Reads a finished solve (--tables DIR, default strategy_tables/<fingerprint>),
+    solving first if there is none. The return table has one row per final
+    outcome and bet sequence; then the EV (also as an exact fraction), house
+    edge, element of risk, average total bet by part, standard deviation, hit
+    frequency and how often each decision is taken. The bonus bet is reported
+    per resolved bet and per bet placed by a lone player (it pushes unless the
+    player bets ting-hu); with --bonus B also under the strategy that
+    maximises main game plus a bonus bet of B (a second solve).
+    """
+    from .edge import par_sheet
+
+    config = _config(args)
+    if args.bonus < 0:
+        raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
+    sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json)
+    data = sheet.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return
+    s = sheet.summary
+    print(f"Par sheet, optimal play (tables: {s.directory})")
+    rows = [(r.outcome.label(), f"{r.net:+g}", f"{float(r.probability):.10f}", f"{r.contribution:+.10f}")
+            for r in s.outcomes]
+    print(text_table(["outcome", "net", "probability", "return"], rows, "lrrr"))
+    bets = s.average_bets()
+    print(f"EV per hand:        {float(s.ev_exact):+.12f}  (exact {s.ev_exact})")
+    print(f"house edge:         {s.house_edge:.12f}  ({100 * s.house_edge:.4f}%)")
+    print(f"element of risk:    {s.element_of_risk:.12f}  ({100 * s.element_of_risk:.4f}%)")
+    print(f"average total bet:  {float(s.average_total_bet):.6f}  = "
+          + " + ".join(f"{k} {v:.6f}" for k, v in bets.items()))
+    print(f"standard deviation: {s.std_dev:.6f} per hand (variance {float(s.variance):.6f})")
+    print(f"hit frequency:      {s.hit_frequency:.6f}")
+    print("decisions (probability per hand):")
+    for name, value in data["decisions"].items():
+        shown = ", ".join(f"{k}: {v:.6f}" for k, v in value.items()) if isinstance(value, dict) else f"{value:.6f}"
+        print(f"  {name.replace('_', ' ')}: {shown}")
+    resolved = sheet.bonus_resolved
+    print(f"bonus bet per resolved bet: EV {resolved.ev:+.6f}, house edge {100 * resolved.house_edge:.4f}%")
+    print(f"bonus bet per bet placed (lone player, this strategy): settled {float(s.bonus_settled):.6f}, "
+          f"EV {s.bonus_net_settled:+.6f}, house edge {-100 * s.bonus_net_settled:.4f}%")
+    if sheet.bonus is not None:
+        b = data["bonus_aware"]
+        print(f"with a bonus bet of {args.bonus:g}: strategy (a) main-game-optimal vs (b) bonus-aware")
+        rows = [(name, f"{b[k]['main_game_ev']:+.6f}", f"{b[k]['bonus_settled']:.6f}",
+                 f"{b[k]['bonus_return_per_bet_placed']:+.6f}", f"{b[k]['total_ev']:+.6f}")
+                for name, k in (("(a) main-game-optimal", "main_optimal"), ("(b) bonus-aware", "bonus_aware"))]
+        print(text_table(["strategy", "main EV", "bonus settled", "bonus EV per bet", "main + B x bonus"],
+                         rows, "lrrrr"))
+        print(f"the bonus-aware strategy changes the main game's EV by {b['main_game_ev_change']:+.6f} "
+              f"and the bonus's return per bet placed by {b['bonus_return_change']:+.6f}")
+
+
 COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
     "best": (cmd_best, "the best play for a hand, with the EV of every option"),
     "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet"),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu"),
     "solve": (cmd_solve, "solve the whole game: strategy tables, house edge, element of risk"),
+    "edge": (cmd_edge, "par sheet: return table, house edge, element of risk, bonus both ways"),
 }
 
 
@@ -223,6 +279,12 @@ def build_parser() -> argparse.ArgumentParser:
             _add_best_arguments(command)
         if name == "solve":
             _add_solve_arguments(command)
+        if name == "edge":
+            command.add_argument("--tables", metavar="DIR",
+                                 help="a finished solve (default: strategy_tables/<fingerprint>; solved if missing)")
+            command.add_argument("--bonus", type=float, default=0.0, metavar="B",
+                                 help="also compare the bonus-aware strategy for a bonus bet of B")
+            command.add_argument("--jobs", type=int, default=-1, metavar="N", help="processes if a solve is needed")
         _add_common(command)
         command.set_defaults(func=func)
     return parser

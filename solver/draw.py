@@ -43,11 +43,13 @@ def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, fl
 
 
 def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
-                 bonus_bet: float = 0.0) -> list[Option]:
+                 bonus_bet: float = 0.0, threads: int | None = None) -> list[Option]:
     """Every option after the first draw, in canonical order: claim, fold, then each bet F and hold.
 
     With a bonus bet B > 0 the EVs include it (it pushes unless the player
-    reaches a ting bet, so claim and fold values are unchanged)."""
+    reaches a ting bet, so claim and fold values are unchanged). Holds are
+    valued in ``threads`` threads (default: one per core; the solve, whose
+    processes already fill the cores, uses 1)."""
     options: list[Option] = []
     claim = claim_value(hand, config, 1.0 + double_down, config.di_hu_flush, config.di_hu)
     if claim is not None:
@@ -58,8 +60,12 @@ def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: floa
     # The hold kernel releases the GIL: threads value the holds side by side.
     prepare_tables(config.geometry)
     bonus_ev = bonus_evs(unseen, config) if bonus_bet > 0 else None
-    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        values = list(pool.map(lambda hold: hold_values(hold, unseen, config, bonus_bet, bonus_ev), holds))
+    value_of = lambda hold: hold_values(hold, unseen, config, bonus_bet, bonus_ev)  # noqa: E731
+    if threads == 1:
+        values = [value_of(hold) for hold in holds]
+    else:
+        with ThreadPoolExecutor(max_workers=threads or os.cpu_count()) as pool:
+            values = list(pool.map(value_of, holds))
     for b, fa_bet in enumerate(config.fa_hu_bets):
         for hold, value in zip(holds, values):
             options.append(Option("bet", remove_cards(hand, hold), fa_bet, float(value[b]) - double_down,

@@ -116,8 +116,9 @@ def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str
         from .evaluate import evaluate  # the compiled kernels load only when needed
 
         options = evaluate(c_state, config, progress=progress, n_jobs=n_jobs)
-    options = _relabel(options, inverse(mapping), state)
-    best = best_index(options)
+    # Ties go to the first option in the canonical form's order, so the choice does not depend on how
+    # the suits happen to be labelled, and matches the solve's (which works on canonical states).
+    options, best = _relabel(options, best_index(options), inverse(mapping), state)
     kept = remove_cards(state.hand, options[best].discard)
     return BestPlay(state, options, best, describe_hold(kept, geometry), source)
 
@@ -138,8 +139,9 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
     return None if row is None else options_from_row(row, geometry)
 
 
-def _relabel(options: list[Option], mapping: np.ndarray, state: State) -> list[Option]:
-    """Options of a relabelled state mapped back through ``mapping``, in the canonical order of ``state``.
+def _relabel(options: list[Option], best: int, mapping: np.ndarray, state: State) -> tuple[list[Option], int]:
+    """Options of a relabelled state mapped back through ``mapping``, in the canonical order of ``state``,
+    and where the option ``best`` went.
 
     That order is the evaluator's: claim, fold, then by bet and by the
     cards discarded (deal) or kept (draw) in lexicographic order.
@@ -151,7 +153,8 @@ def _relabel(options: list[Option], mapping: np.ndarray, state: State) -> list[O
         cards = option.discard if state.stage == Stage.DEAL else remove_cards(state.hand, option.discard)
         return (first.get(option.action, 2), option.bet, cards)
 
-    return sorted(mapped, key=order)
+    positions = sorted(range(len(mapped)), key=lambda i: order(mapped[i]))
+    return [mapped[i] for i in positions], positions.index(best)
 
 
 def stderr_progress(label: str) -> Callable[[int, int], None] | None:

@@ -100,7 +100,7 @@ def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float
                 bonus: float) -> DrawEntry:
     """Value a canonical post-draw state and count the outcomes of playing it optimally."""
     geometry = config.geometry
-    options = draw_options(hand, dead, double_down, config, bonus)
+    options = draw_options(hand, dead, double_down, config, bonus, threads=1)
     best = best_index(options)
     chosen = options[best]
     slot = sum(1 for c in hand + dead if c == geometry.joker)
@@ -234,9 +234,10 @@ class Summary:
     """The exact figures of a solved game under its optimal strategy."""
 
     ev: float
-    """EV per hand from the evaluator (weighted best deal EVs), units of T."""
+    """EV per hand of the solve's objective, from the evaluator (best deal EVs weighted over the
+    classes): the main game, plus B times the bonus net when solved with a bonus bet B."""
     ev_exact: Fraction
-    """The same EV as an exact fraction, from the outcome counts."""
+    """EV of the main game alone under this strategy, exact, from the outcome counts (= ev when B = 0)."""
     average_total_bet: Fraction
     variance: Fraction
     outcomes: list[OutcomeRow]
@@ -251,13 +252,26 @@ class Summary:
     """Expected bonus net of a unit bonus bet per hand, counting pushes as 0."""
     seconds: float
     """Wall-clock time of the run that finished the tables (a resumed run counts only itself)."""
+    tian_hu_declined: Fraction = Fraction(0)
+    """Probability of a deal with a tian-hu that optimal play declines."""
+    di_hu_declined: Fraction = Fraction(0)
+    """Probability of a post-draw hand with a di-hu that optimal play declines."""
     directory: str = ""
     reused: bool = False
     """True when the summary was read from tables already complete, not computed now."""
 
     @property
     def house_edge(self) -> float:
-        return -self.ev
+        """The main game's house edge per hand under this strategy: -EV (bonus not included)."""
+        return float(-self.ev_exact)
+
+    def average_bets(self) -> dict[str, float]:
+        """The average total bet by part: T, DD, F and G (each counted when placed)."""
+        rows = self.outcomes
+        return {"T": 1.0,
+                "DD": float(sum((r.probability * Fraction(r.outcome.double_down) for r in rows), Fraction(0))),
+                "F": float(sum((r.probability * Fraction(r.outcome.fa_bet) for r in rows), Fraction(0))),
+                "G": float(sum((r.probability * Fraction(r.outcome.ting_bet) for r in rows), Fraction(0)))}
 
     @property
     def element_of_risk(self) -> float:
@@ -283,8 +297,10 @@ class Summary:
         ting_sizes = sorted({r.outcome.ting_bet for r in self.outcomes if r.outcome.ting_bet})
         return {
             "claim_tian_hu": float(self.rate(lambda o: o.kind.startswith("tian_hu"))),
+            "decline_tian_hu": float(self.tian_hu_declined),
             "double_down": float(self.rate(lambda o: o.double_down > 0)),
             "claim_di_hu": float(self.rate(lambda o: o.kind.startswith("di_hu"))),
+            "decline_di_hu": float(self.di_hu_declined),
             "fold_fa_hu": float(self.rate(lambda o: o.kind == "fold_fa")),
             "fa_hu_bet": {f"{f:g}": float(self.rate(lambda o, f=f: o.fa_bet == f)) for f in fa_sizes},
             "won_at_fa_hu": float(self.rate(lambda o: o.kind.startswith("fa_hu"))),
@@ -309,7 +325,7 @@ class Summary:
 
 
 def summarise(config: GameConfig, bonus: float, counts: Counter, bonus_net: Counter, ev_sum: float,
-              deal_classes_n: int, draw_states: int, seconds: float, directory: str = "") -> Summary:
+              deal_classes_n: int, draw_states: int, seconds: float, **fields: Any) -> Summary:
     """Turn summed outcome counts into the game's figures."""
     geometry = config.geometry
     slots = sorted({slot for slot, _ in counts})
@@ -326,7 +342,7 @@ def summarise(config: GameConfig, bonus: float, counts: Counter, bonus_net: Coun
     bonus_per_hand = sum(value / denominators[slot] for slot, value in sorted(bonus_net.items()))
     return _summary(config, rows, common, ev=ev_sum / comb(geometry.size, 6), deal_classes=deal_classes_n,
                     deals=comb(geometry.size, 6), draw_states=draw_states, bonus_bet=bonus,
-                    bonus_net_settled=bonus_per_hand, seconds=seconds, directory=directory)
+                    bonus_net_settled=bonus_per_hand, seconds=seconds, **fields)
 
 
 def _summary(config: GameConfig, rows: list[OutcomeRow], denominator: int, **fields: Any) -> Summary:
@@ -442,16 +458,32 @@ def _merge(directory: Path, config: GameConfig, bonus: float, n_chunks: int, n_c
     ev_sum = 0.0
     for weight, ev in zip(deals["weight"].to_pylist(), deals["best_ev"].to_pylist()):  # class order: any chunking
         ev_sum += weight * ev
+    size = config.geometry.size
+    deal_rows = zip(*_columns(deals, "weight", "tian_hu", "best_action"))
+    draw_rows = zip(*_columns(draws, "reach", "actions", "best_action"))
+    declined = {
+        "tian_hu_declined": Fraction(sum(w for w, level, best in deal_rows if level and best != "claim"),
+                                     comb(size, 6)),
+        "di_hu_declined": Fraction(sum(r for r, actions, best in draw_rows if "claim" in actions and best != "claim"),
+                                   comb(size, 6) * comb(size - 6, 2)),
+    }
     write_table(directory / "deals.parquet", deals, metadata)
     write_table(directory / "draws.parquet", draws, metadata)
-    summary = summarise(config, bonus, counts, bonus_net, ev_sum, n_classes, draws.num_rows, seconds, str(directory))
+    summary = summarise(config, bonus, counts, bonus_net, ev_sum, n_classes, draws.num_rows, seconds,
+                        directory=str(directory), **declined)
     write_table(directory / "outcomes.parquet", _outcome_table(summary), metadata)
     summary_row = {k: v for k, v in summary.to_json().items() if k not in ("outcomes", "decisions")}
     summary_row["decisions"] = json.dumps(summary.decisions())
     summary_row["denominator"] = str(summary.denominator)
+    summary_row["tian_hu_declined"] = str(summary.tian_hu_declined)
+    summary_row["di_hu_declined"] = str(summary.di_hu_declined)
     write_table(directory / "summary.parquet", pa.Table.from_pylist([summary_row]), metadata)
     write_json(directory / "summary.json", summary.to_json())
     return summary
+
+
+def _columns(table: pa.Table, *names: str) -> list[list]:
+    return [table[name].to_pylist() for name in names]
 
 
 def _unique_draws(draws: pa.Table) -> pa.Table:
@@ -489,4 +521,5 @@ def load_summary(directory: Path | str, config: GameConfig) -> Summary:
     return _summary(config, rows, denominator, ev=row["ev"], deal_classes=row["deal_classes"], deals=row["deals"],
                     draw_states=row["draw_states"], bonus_bet=row["bonus_bet"],
                     bonus_net_settled=row["bonus_net_per_bet_placed"], seconds=row["seconds"],
+                    tian_hu_declined=Fraction(row["tian_hu_declined"]), di_hu_declined=Fraction(row["di_hu_declined"]),
                     directory=str(directory), reused=True)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from solver.config import GameConfig
+from solver.symmetry import canonical
 from tests.naive import naive_bonus_net, naive_level
 
 
@@ -141,12 +142,23 @@ class PlainGame:
         return total / n
 
     # -- outcome frequencies of this enumerator's own optimal strategy ----
-    @staticmethod
-    def choose(evs: list[float], risks: list[float]) -> int:
-        """RULES.md section 4: best EV; ties within 1e-12 to less money at risk, then first."""
+    def choose(self, options: list[tuple], risks: list[float], hand: tuple[int, ...],
+               dead: tuple[int, ...] = ()) -> int:
+        """RULES.md section 4: best EV; ties within 1e-12 to less money at risk, then to the first
+        in the canonical order of the state's symmetry representative (as the solver documents:
+        the order must not depend on how the suits happen to be labelled)."""
+        evs = [o[3] for o in options]
         top = max(evs)
         tied = [i for i, ev in enumerate(evs) if ev >= top - 1e-12]
-        return min(tied, key=lambda i: (risks[i], i))
+        (c_hand, _), mapping = canonical(self.geometry, hand, dead)
+
+        def order(option: tuple) -> tuple:
+            action, discard, bet, _ = option
+            thrown = tuple(sorted(int(mapping[c]) for c in discard))
+            cards = thrown if not dead else self.without(c_hand, thrown)
+            return ({"claim": 0, "fold": 1}.get(action, 2), bet, cards)
+
+        return min(tied, key=lambda i: (risks[i], order(options[i])))
 
     def outcome_probabilities(self) -> Counter:
         """Exact probability of every final outcome (kind, DD, F, G) under optimal play,
@@ -160,8 +172,8 @@ class PlainGame:
 
     def _deal_outcomes(self, hand: tuple[int, ...]) -> Counter:
         options = self.deal_options(hand)
-        kind, discard, dd, _ = options[self.choose([o[3] for o in options],
-                                                   [1.0 if o[0] == "claim" else 1.0 + o[2] for o in options])]
+        kind, discard, dd, _ = options[self.choose(options, [1.0 if o[0] == "claim" else 1.0 + o[2] for o in options],
+                                                   hand)]
         if kind == "claim":
             return Counter({("tian_hu_flush" if self.level(hand, 0) == 2 else "tian_hu", 0.0, 0.0, 0.0): Fraction(1)})
         kept = self.without(hand, discard)
@@ -174,7 +186,7 @@ class PlainGame:
 
     def _draw_outcomes(self, hand: tuple[int, ...], dead: tuple[int, ...], dd: float) -> Counter:
         options = self.draw_options(hand, dead, dd)
-        kind, discard, fa, _ = options[self.choose([o[3] for o in options], [1.0 + dd + o[2] for o in options])]
+        kind, discard, fa, _ = options[self.choose(options, [1.0 + dd + o[2] for o in options], hand, dead)]
         if kind == "claim":
             return Counter({("di_hu_flush" if self.level(hand, 0) == 2 else "di_hu", dd, 0.0, 0.0): Fraction(1)})
         if kind == "fold":
@@ -189,9 +201,9 @@ class PlainGame:
             if level:
                 out[("fa_hu_flush" if level == 2 else "fa_hu", dd, fa, 0.0)] += Fraction(1, len(fours))
                 continue
-            evs = self.ting_evs(hold, dead, community, fa)
             bets = [0.0] + [m * fa for m in self.config.ting_hu_multiples]
-            g = bets[self.choose(evs, [1.0 + dd + fa + b for b in bets])]
+            ting = [("bet", (), b, ev) for b, ev in zip(bets, self.ting_evs(hold, dead, community, fa))]
+            g = bets[self.choose(ting, [1.0 + dd + fa + b for b in bets], hold)]
             if g == 0.0:
                 out[("fold_ting", dd, fa, 0.0)] += Fraction(1, len(fours))
                 continue

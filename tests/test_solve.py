@@ -172,3 +172,14 @@ def test_cli_prints_the_summary_and_reuses_finished_tables(solved: Path, tmp_pat
     assert sum(o["probability"] for o in data["outcomes"]) == pytest.approx(1.0, abs=1e-12)
     assert main(["solve", "--config", str(config), "--out", str(solved), "--jobs", "0"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+def test_two_suit_deck_agrees_with_the_pinned_plain_game_tree(tmp_path: Path) -> None:
+    """A deck with non-flush hus, folds and every bet size: the plain enumerator's figures (187 s, so
+    pinned in tests/data) against the solve, outcome by outcome, exactly."""
+    pinned = json.loads((Path(__file__).parent / "data" / "two_suits_plain_game.json").read_text())
+    summary = solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), tmp_path / "two", n_jobs=2, quiet=True)
+    assert summary.ev == pytest.approx(pinned["game_ev"], abs=1e-12, rel=0)
+    expected = {(o["kind"], o["double_down"], o["fa_bet"], o["ting_bet"]): Fraction(o["probability"])
+                for o in pinned["outcomes"]}
+    assert {outcome_key(r): r.probability for r in summary.outcomes} == expected

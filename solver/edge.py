@@ -1,0 +1,89 @@
+"""The par sheet: the house edge of optimal play and everything a math report needs around it.
+
+Built from a finished solve (:func:`solver.solve.load_summary`); solving
+first when the tables do not exist yet. With a bonus bet B the report
+compares two strategies for a lone player, both from exact solves: (a) the
+main-game-optimal strategy (the bonus pushes unless the player bets
+ting-hu, so the strategy decides how often it is settled) and (b) the
+strategy that maximises main game plus B times the bonus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .bonus import BonusTable, bonus_table
+from .config import GameConfig
+from .solve import Summary, load_summary, solve
+from .tables import default_directory
+
+
+@dataclass(frozen=True)
+class BonusComparison:
+    """The bonus bet of size B under strategies (a) main-game-optimal and (b) bonus-aware."""
+
+    bet: float
+    main_optimal: Summary
+    bonus_aware: Summary
+
+    def to_json(self) -> dict[str, Any]:
+        def side(s: Summary) -> dict[str, Any]:
+            return {"main_game_ev": float(s.ev_exact), "bonus_settled": float(s.bonus_settled),
+                    "bonus_return_per_bet_placed": s.bonus_net_settled,
+                    "total_ev": float(s.ev_exact) + self.bet * s.bonus_net_settled}
+
+        a, b = side(self.main_optimal), side(self.bonus_aware)
+        return {"bet": self.bet, "main_optimal": a, "bonus_aware": b,
+                "main_game_ev_change": b["main_game_ev"] - a["main_game_ev"],
+                "bonus_return_change": b["bonus_return_per_bet_placed"] - a["bonus_return_per_bet_placed"]}
+
+
+@dataclass(frozen=True)
+class ParSheet:
+    """Figures of the main game under optimal play, and of the bonus bet."""
+
+    config: GameConfig
+    summary: Summary
+    bonus_resolved: BonusTable
+    bonus: BonusComparison | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.summary
+        data = {
+            "ev": float(s.ev_exact), "ev_exact": str(s.ev_exact), "house_edge": s.house_edge,
+            "house_edge_exact": str(-s.ev_exact), "element_of_risk": s.element_of_risk,
+            "average_total_bet": float(s.average_total_bet), "average_bets": s.average_bets(),
+            "std_dev": s.std_dev, "variance": float(s.variance), "hit_frequency": s.hit_frequency,
+            "outcomes": [{"outcome": r.outcome.label(), "net": r.net, "combinations": str(r.combinations),
+                          "probability": float(r.probability), "return": r.contribution} for r in s.outcomes],
+            "denominator": str(s.denominator),
+            "decisions": s.decisions(),
+            "bonus_per_resolved_bet": {"ev": self.bonus_resolved.ev, "house_edge": self.bonus_resolved.house_edge},
+            "bonus_per_bet_placed": {"settled": float(s.bonus_settled), "ev": s.bonus_net_settled,
+                                     "house_edge": -s.bonus_net_settled},
+            "tables": s.directory,
+        }
+        if self.bonus is not None:
+            data["bonus_aware"] = self.bonus.to_json()
+        return data
+
+
+def _solved(config: GameConfig, tables: Path | None, bonus: float, n_jobs: int, quiet: bool) -> Summary:
+    directory = tables if tables is not None else default_directory(config, bonus)
+    if (directory / "summary.parquet").exists():
+        return load_summary(directory, config)
+    return solve(config, directory, bonus=bonus, n_jobs=n_jobs, quiet=quiet)
+
+
+def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float = 0.0, n_jobs: int = -1,
+              quiet: bool = False) -> ParSheet:
+    """The par sheet of ``config``, from the tables in ``tables`` (default: the configuration's
+    directory under ``strategy_tables/``), solving what is missing. With ``bonus`` B > 0 the
+    bonus-aware strategy's solve (its own directory) is compared with the main-game-optimal one."""
+    main = _solved(config, Path(tables) if tables is not None else None, 0.0, n_jobs, quiet)
+    comparison = None
+    if bonus > 0:
+        comparison = BonusComparison(bonus, main, _solved(config, None, bonus, n_jobs, quiet))
+    return ParSheet(config, main, bonus_table(config), comparison)

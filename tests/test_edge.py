@@ -1,0 +1,67 @@
+"""The par sheet (``mahjong-poker edge``): invariants of the return table, JSON schema, the bonus both ways."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from solver.bonus import bonus_table
+from solver.cli import main
+from solver.config import GameConfig
+from solver.edge import par_sheet
+
+TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
+TWO_SUITS_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\njokers = 1\n"
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory):
+    root = tmp_path_factory.mktemp("edge")
+    return par_sheet(TWO_SUITS, root / "main", n_jobs=2, quiet=True)
+
+
+def test_return_table_sums(sheet) -> None:
+    """Probabilities sum to exactly 1; returns sum to the EV; the exact house edge is -EV."""
+    s = sheet.summary
+    assert sum((r.probability for r in s.outcomes), Fraction(0)) == 1
+    assert sum(r.combinations for r in s.outcomes) == s.denominator
+    assert sum(r.contribution for r in s.outcomes) == pytest.approx(float(s.ev_exact), abs=1e-12)
+    data = sheet.to_json()
+    assert Fraction(data["house_edge_exact"]) == -Fraction(data["ev_exact"])
+    assert sum(data["average_bets"].values()) == pytest.approx(data["average_total_bet"], abs=1e-12)
+    assert data["element_of_risk"] == pytest.approx(data["house_edge"] / data["average_total_bet"], abs=1e-12)
+    fa = data["decisions"]["fa_hu_bet"]
+    folds = data["decisions"]["fold_fa_hu"] + data["decisions"]["claim_di_hu"] + data["decisions"]["claim_tian_hu"]
+    assert sum(fa.values()) + folds == pytest.approx(1.0, abs=1e-12)  # every hand ends one of these ways
+
+
+def test_json_schema(sheet, tmp_path: Path, capsys) -> None:
+    config = tmp_path / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    assert main(["edge", "--config", str(config), "--tables", sheet.summary.directory, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("ev", "house_edge", "element_of_risk", "average_total_bet", "std_dev", "outcomes", "decisions"):
+        assert key in data
+    for row in data["outcomes"]:
+        assert {"outcome", "net", "probability", "return"} <= set(row)
+    assert sum(o["probability"] for o in data["outcomes"]) == pytest.approx(1.0, abs=1e-12)
+    assert data["bonus_per_resolved_bet"]["ev"] == bonus_table(TWO_SUITS).ev
+    assert main(["edge", "--config", str(config), "--tables", sheet.summary.directory]) == 0
+    out = capsys.readouterr().out
+    assert "element of risk" in out and "house edge" in out and "per bet placed" in out
+
+
+def test_bonus_both_ways(sheet, tmp_path: Path, monkeypatch) -> None:
+    """The bonus-aware strategy maximises main + B x bonus, so it does at least as well on that sum,
+    and no better on the main game alone, than the main-game-optimal strategy."""
+    monkeypatch.chdir(tmp_path)  # the bonus-aware solve goes to strategy_tables/<fingerprint>-bonus5 here
+    both = par_sheet(TWO_SUITS, sheet.summary.directory, bonus=5.0, n_jobs=2, quiet=True).bonus
+    assert both is not None
+    data = both.to_json()
+    a, b = data["main_optimal"], data["bonus_aware"]
+    assert b["total_ev"] >= a["total_ev"] - 1e-12 and a["main_game_ev"] >= b["main_game_ev"] - 1e-12
+    assert b["total_ev"] == pytest.approx(both.bonus_aware.ev, abs=1e-12)  # the solve's objective
+    assert (tmp_path / "strategy_tables" / f"{TWO_SUITS.fingerprint()}-bonus5" / "summary.parquet").exists()
