@@ -227,18 +227,56 @@ def cmd_edge(args: argparse.Namespace) -> None:
               f"and the bonus's return per bet placed by {b['bonus_return_change']:+.6f}")
 
 
-COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], None], str]] = {
-    "best": (cmd_best, "the best play for a hand, with the EV of every option"),
-    "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet"),
-    "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu"),
-    "solve": (cmd_solve, "solve the whole game: strategy tables, house edge, element of risk"),
-    "edge": (cmd_edge, "par sheet: return table, house edge, element of risk, bonus both ways"),
-}
+def cmd_simulate(args: argparse.Namespace) -> None:
+    """Play real shuffled decks with the solved strategy and check the exact EV against the result.
+
+    Deals physical cards (jokers set aside and replaced in the community),
+    takes deal and draw decisions from a solve's tables (--tables DIR,
+    default strategy_tables/<fingerprint>), makes the ting decision from its
+    own count of winning completions, and settles every bet with its own hu
+    test. Prints the mean result with its standard error and 99% confidence
+    interval, whether the solve's exact EV lies inside, and the outcome
+    frequencies beside their exact probabilities. Same --seed, same result,
+    whatever --jobs.
+    """
+    from .simulate import simulate
+    from .tables import default_directory
+
+    config = _config(args)
+    if args.jobs == 0 or args.jobs < -1:
+        raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {args.jobs}")
+    tables = args.tables or default_directory(config, 0.0)
+    result = simulate(config, tables, args.hands, args.seed, args.jobs,
+                      progress=None if args.json else stderr_progress("hands"))
+    data = result.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return
+    low, high = result.interval
+    print(f"{result.hands} hands, seed {result.seed}, {data['hands_per_second']:.0f} hands/s")
+    print(f"mean result per hand: {result.mean:+.6f} (standard error {result.std_error:.6f})")
+    print(f"99% confidence interval: [{low:+.6f}, {high:+.6f}]")
+    print(f"exact EV from the solve: {result.analytic_ev:+.6f}: "
+          + ("inside the interval" if result.agrees else "OUTSIDE the interval"))
+    rows = [(o["outcome"], o["count"], f"{o['frequency']:.6f}", f"{o['probability']:.6f}") for o in data["outcomes"]]
+    print(text_table(["outcome", "hands", "frequency", "exact probability"], rows, "lrrr"))
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """Commands that take only --config and --json."""
+
+
+def _add_jobs(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+    parser.add_argument("--jobs", type=int, default=default, metavar="N", help=what)
+
+
+def _add_tables(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--tables", metavar="DIR", help=what)
 
 
 def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="table directory (default: strategy_tables/<fingerprint>)")
-    parser.add_argument("--jobs", type=int, default=-1, metavar="N", help="parallel processes (default -1: all cores)")
+    _add_jobs(parser, -1, "parallel processes (default -1: all cores)")
     parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
                         help="solve for main game plus a bonus bet of B (default 0: main game only)")
     parser.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
@@ -259,9 +297,33 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fa", type=float, metavar="F", help="the fa-hu bet placed (ting stage)")
     parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
                         help="value main game plus a bonus bet of B (it pushes unless the player bets ting-hu)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for a deal-stage evaluation")
-    parser.add_argument("--tables", metavar="DIR",
-                        help="answer from a solve's tables when they hold the state (same numbers, faster)")
+    _add_jobs(parser, 1, "processes for a deal-stage evaluation")
+    _add_tables(parser, "answer from a solve's tables when they hold the state (same numbers, faster)")
+
+
+def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>; solved if missing)")
+    parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
+                        help="also compare the bonus-aware strategy for a bonus bet of B")
+    _add_jobs(parser, -1, "processes if a solve is needed (default: all cores)")
+
+
+def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hands", type=int, default=1_000_000, metavar="N", help="hands to play (default 10^6)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
+    _add_jobs(parser, -1, "processes (default: all cores)")
+    _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
+
+
+Command = tuple[Callable[[argparse.Namespace], None], str, Callable[[argparse.ArgumentParser], None]]
+COMMANDS: dict[str, Command] = {
+    "best": (cmd_best, "the best play for a hand, with the EV of every option", _add_best_arguments),
+    "solve": (cmd_solve, "solve the whole game: strategy tables, house edge, element of risk", _add_solve_arguments),
+    "edge": (cmd_edge, "par sheet: return table, house edge, element of risk, bonus both ways", _add_edge_arguments),
+    "simulate": (cmd_simulate, "Monte Carlo check of the solve with real shuffled decks", _add_simulate_arguments),
+    "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet", _no_arguments),
+    "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu", _no_arguments),
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -272,19 +334,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (func, help_text) in COMMANDS.items():
+    for name, (func, help_text, add_arguments) in COMMANDS.items():
         command = sub.add_parser(name, help=help_text, description=inspect.cleandoc(func.__doc__ or ""),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-        if name == "best":
-            _add_best_arguments(command)
-        if name == "solve":
-            _add_solve_arguments(command)
-        if name == "edge":
-            command.add_argument("--tables", metavar="DIR",
-                                 help="a finished solve (default: strategy_tables/<fingerprint>; solved if missing)")
-            command.add_argument("--bonus", type=float, default=0.0, metavar="B",
-                                 help="also compare the bonus-aware strategy for a bonus bet of B")
-            command.add_argument("--jobs", type=int, default=-1, metavar="N", help="processes if a solve is needed")
+        add_arguments(command)
         _add_common(command)
         command.set_defaults(func=func)
     return parser

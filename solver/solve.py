@@ -40,6 +40,7 @@ from .combinatorics import multisets, remove_cards
 from .config import GameConfig
 from .deal import deal_options
 from .draw import draw_options, unseen_suited
+from .errors import InputError
 from .hu import hu_level
 from .options import Option, best_index
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
@@ -425,8 +426,6 @@ class _backend:
             try:
                 from distributed import Client
             except ImportError:
-                from .errors import InputError
-
                 raise InputError("--backend dask needs Dask: pip install 'mahjong-poker[dask]'") from None
             self.client = Client(self.scheduler) if self.scheduler else Client(processes=False)
         self.config = parallel_config(backend=self.backend, n_jobs=self.n_jobs)
@@ -511,6 +510,8 @@ def load_summary(directory: Path | str, config: GameConfig) -> Summary:
     from .tables import check_tables
 
     directory = Path(directory)
+    if not (directory / "summary.parquet").exists():
+        raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
     bonus = read_metadata(directory / "summary.parquet")["bonus"]
     check_tables(directory, config, bonus)
     row = pq.read_table(directory / "summary.parquet").to_pylist()[0]

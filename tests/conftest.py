@@ -16,3 +16,16 @@ def geometry() -> DeckGeometry:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long exhaustive enumerations")
+
+
+TWO_SUITS_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\njokers = 1\n"
+
+
+@pytest.fixture(scope="session")
+def two_suit_tables(tmp_path_factory):
+    """The solve of the two-suit mini deck (2 suits x ranks 1-4, 2 copies, 1 joker), made once per session."""
+    from solver.solve import solve
+
+    directory = tmp_path_factory.mktemp("two-suit-solve") / "tables"
+    solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), directory, n_jobs=2, quiet=True)
+    return directory

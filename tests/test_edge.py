@@ -12,15 +12,14 @@ from solver.bonus import bonus_table
 from solver.cli import main
 from solver.config import GameConfig
 from solver.edge import par_sheet
+from tests.conftest import TWO_SUITS_TOML
 
 TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
-TWO_SUITS_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\njokers = 1\n"
 
 
 @pytest.fixture(scope="module")
-def sheet(tmp_path_factory):
-    root = tmp_path_factory.mktemp("edge")
-    return par_sheet(TWO_SUITS, root / "main", n_jobs=2, quiet=True)
+def sheet(two_suit_tables):
+    return par_sheet(TWO_SUITS, two_suit_tables, n_jobs=2, quiet=True)
 
 
 def test_return_table_sums(sheet) -> None:

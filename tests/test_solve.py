@@ -174,11 +174,11 @@ def test_cli_prints_the_summary_and_reuses_finished_tables(solved: Path, tmp_pat
     assert "--jobs" in capsys.readouterr().err
 
 
-def test_two_suit_deck_agrees_with_the_pinned_plain_game_tree(tmp_path: Path) -> None:
-    """A deck with non-flush hus, folds and every bet size: the plain enumerator's figures (187 s, so
+def test_two_suit_deck_agrees_with_the_pinned_plain_game_tree(two_suit_tables: Path) -> None:
+    """A deck with non-flush hus and ting bets of two sizes: the plain enumerator's figures (187 s, so
     pinned in tests/data) against the solve, outcome by outcome, exactly."""
     pinned = json.loads((Path(__file__).parent / "data" / "two_suits_plain_game.json").read_text())
-    summary = solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), tmp_path / "two", n_jobs=2, quiet=True)
+    summary = load_summary(two_suit_tables, GameConfig(suits=2, ranks=4, copies=2, jokers=1))
     assert summary.ev == pytest.approx(pinned["game_ev"], abs=1e-12, rel=0)
     expected = {(o["kind"], o["double_down"], o["fa_bet"], o["ting_bet"]): Fraction(o["probability"])
                 for o in pinned["outcomes"]}
