@@ -6,7 +6,7 @@
 The first form solves a configuration from scratch (in a temporary
 directory) and reports the wall-clock time and the peak resident memory of
 the parent and of the largest worker. The second times ``solve_chunk`` on a
-few deal classes of the real deck spread over the class list (one process,
+few deal classes of the real deck drawn at random (fixed seed) (one process,
 so the figure is per core) and projects the whole solve: classes x median
 time per class / cores. Machines are noisy: medians, and the machine is
 printed.
@@ -22,6 +22,8 @@ import resource
 import statistics
 import tempfile
 import time
+
+import numpy as np
 
 from solver.config import DEFAULT_CONFIG, load_config
 from solver.solve import solve, solve_chunk
@@ -50,7 +52,7 @@ def full_solve(config_path: str | None, jobs: int) -> dict:
 def projection(samples: int) -> dict:
     config = DEFAULT_CONFIG
     hands, weights = deal_classes(config.geometry)
-    picks = [round(i * (len(hands) - 1) / max(samples - 1, 1)) for i in range(samples)]
+    picks = sorted(int(i) for i in np.random.default_rng(2026).choice(len(hands), samples, replace=False))
     solve_chunk(hands[:0], weights[:0], config, 0.0)  # imports and compiled kernels out of the timing
     times = []
     for i in picks:

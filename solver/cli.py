@@ -12,6 +12,7 @@ from . import __version__
 from .cards import DeckGeometry, format_cards
 from .config import GameConfig, load_config
 from .errors import InputError
+from .objective import RESTRICTIONS
 from .options import Option, Stage
 from .query import best_play, stderr_progress
 from .textfmt import text_table
@@ -147,20 +148,21 @@ def cmd_solve(args: argparse.Namespace) -> None:
     config = _config(args)
     if args.jobs == 0 or args.jobs < -1:
         raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {args.jobs}")
-    if args.chunk_size < 1:
+    if args.chunk_size is not None and args.chunk_size < 1:
         raise InputError(f"--chunk-size must be at least 1, got {args.chunk_size}")
     if args.bonus < 0:
         raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
     if args.scheduler and args.backend != "dask":
         raise InputError("--scheduler is for --backend dask")
-    summary = solve(config, args.out, bonus=args.bonus, n_jobs=args.jobs, backend=args.backend,
-                    scheduler=args.scheduler, chunk_size=args.chunk_size, quiet=args.quiet or args.json,
-                    force=args.force)
+    summary = solve(config, args.out, bonus=args.bonus, restriction=args.restriction, n_jobs=args.jobs,
+                    backend=args.backend, scheduler=args.scheduler, chunk_size=args.chunk_size,
+                    quiet=args.quiet or args.json, force=args.force)
     if args.json:
         print(json.dumps(summary.to_json()))
         return
     print(f"{summary.deal_classes} deal classes ({summary.deals} deals), {summary.draw_states} post-draw states"
-          + (f", bonus bet {summary.bonus_bet:g} in the objective" if summary.bonus_bet else ""))
+          + (f", bonus bet {summary.bonus_bet:g} in the objective" if summary.bonus_bet else "")
+          + (f", restricted strategy: {summary.restriction}" if summary.restriction != "optimal" else ""))
     print(f"EV per hand:       {summary.ev:+.12f}  (exact {summary.ev_exact})")
     print(f"house edge:        {summary.house_edge:.12f} ({100 * summary.house_edge:.4f}%)")
     print(f"element of risk:   {summary.element_of_risk:.12f} ({100 * summary.element_of_risk:.4f}%)")
@@ -189,7 +191,7 @@ def cmd_edge(args: argparse.Namespace) -> None:
     config = _config(args)
     if args.bonus < 0:
         raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
-    sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json)
+    sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
     data = sheet.to_json()
     if args.json:
         print(json.dumps(data))
@@ -225,6 +227,11 @@ def cmd_edge(args: argparse.Namespace) -> None:
                          rows, "lrrrr"))
         print(f"the bonus-aware strategy changes the main game's EV by {b['main_game_ev_change']:+.6f} "
               f"and the bonus's return per bet placed by {b['bonus_return_change']:+.6f}")
+    if "strategies" in data:
+        print("simple strategies, each evaluated exactly (optimal play wherever the rule is silent):")
+        rows = [(r["strategy"], r["description"], f"{r['ev']:+.6f}", f"{100 * r['house_edge']:.4f}%",
+                 f"{r['loss_vs_optimal']:.6f}") for r in data["strategies"]]
+        print(text_table(["strategy", "rule", "EV", "house edge", "loss vs optimal"], rows, "llrrr"))
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:
@@ -239,13 +246,14 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     frequencies beside their exact probabilities. Same --seed, same result,
     whatever --jobs.
     """
+    from .objective import Objective
     from .simulate import simulate
     from .tables import default_directory
 
     config = _config(args)
     if args.jobs == 0 or args.jobs < -1:
         raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {args.jobs}")
-    tables = args.tables or default_directory(config, 0.0)
+    tables = args.tables or default_directory(config, Objective())
     result = simulate(config, tables, args.hands, args.seed, args.jobs,
                       progress=None if args.json else stderr_progress("hands"))
     data = result.to_json()
@@ -279,11 +287,13 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     _add_jobs(parser, -1, "parallel processes (default -1: all cores)")
     parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
                         help="solve for main game plus a bonus bet of B (default 0: main game only)")
+    parser.add_argument("--restriction", choices=list(RESTRICTIONS), default="optimal",
+                        help="solve a simple restricted strategy instead of optimal play (see edge --compare)")
     parser.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
                         help="joblib backend (dask needs the [dask] extra)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
-    parser.add_argument("--chunk-size", type=int, default=16, metavar="N",
-                        help="deal classes per chunk file (default 16)")
+    parser.add_argument("--chunk-size", type=int, metavar="N",
+                        help="deal classes per chunk file (default: 16, or 1 on a deck with over 20,000 classes)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
 
@@ -305,6 +315,9 @@ def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>; solved if missing)")
     parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
                         help="also compare the bonus-aware strategy for a bonus bet of B")
+    parser.add_argument("--compare", action="store_true",
+                        help="also evaluate simple strategies exactly (never double down, always claim a "
+                             "tian-hu, minimum bets) beside optimal play; each is a solve")
     _add_jobs(parser, -1, "processes if a solve is needed (default: all cores)")
 
 

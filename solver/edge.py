@@ -16,6 +16,7 @@ from typing import Any
 
 from .bonus import BonusTable, bonus_table
 from .config import GameConfig
+from .objective import RESTRICTIONS, Objective
 from .solve import Summary, load_summary, solve
 from .tables import default_directory
 
@@ -48,6 +49,8 @@ class ParSheet:
     summary: Summary
     bonus_resolved: BonusTable
     bonus: BonusComparison | None = None
+    strategies: tuple[tuple[str, Summary], ...] = ()
+    """Simple restricted strategies (see :mod:`solver.objective`) with their exact summaries."""
 
     def to_json(self) -> dict[str, Any]:
         s = self.summary
@@ -67,23 +70,41 @@ class ParSheet:
         }
         if self.bonus is not None:
             data["bonus_aware"] = self.bonus.to_json()
+        if self.strategies:
+            optimal = float(s.ev_exact)
+            data["strategies"] = [
+                {"strategy": name, "description": RESTRICTIONS[name], "ev": float(r.ev_exact),
+                 "house_edge": r.house_edge, "element_of_risk": r.element_of_risk,
+                 "loss_vs_optimal": optimal - float(r.ev_exact)}
+                for name, r in (("optimal", s),) + self.strategies
+            ]
         return data
 
 
-def _solved(config: GameConfig, tables: Path | None, bonus: float, n_jobs: int, quiet: bool) -> Summary:
-    directory = tables if tables is not None else default_directory(config, bonus)
+def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_jobs: int, quiet: bool) -> Summary:
+    """The summary of a solve for ``objective``: its directory is ``tables`` (for the main game) or
+    beside it with the objective's suffix, or by default under ``strategy_tables/``; solved if missing."""
+    if tables is None:
+        directory = default_directory(config, objective)
+    else:
+        directory = tables.parent / (tables.name + objective.suffix())
     if (directory / "summary.parquet").exists():
         return load_summary(directory, config)
-    return solve(config, directory, bonus=bonus, n_jobs=n_jobs, quiet=quiet)
+    return solve(config, directory, bonus=objective.bonus, restriction=objective.restriction, n_jobs=n_jobs,
+                 quiet=quiet)
 
 
 def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float = 0.0, n_jobs: int = -1,
-              quiet: bool = False) -> ParSheet:
+              quiet: bool = False, compare: bool = False) -> ParSheet:
     """The par sheet of ``config``, from the tables in ``tables`` (default: the configuration's
     directory under ``strategy_tables/``), solving what is missing. With ``bonus`` B > 0 the
-    bonus-aware strategy's solve (its own directory) is compared with the main-game-optimal one."""
-    main = _solved(config, Path(tables) if tables is not None else None, 0.0, n_jobs, quiet)
+    bonus-aware strategy's solve is compared with the main-game-optimal one; with ``compare``
+    each simple restricted strategy's. Those solves live beside ``tables``, named by objective."""
+    base = Path(tables) if tables is not None else None
+    main = _solved(config, base, Objective(), n_jobs, quiet)
     comparison = None
     if bonus > 0:
-        comparison = BonusComparison(bonus, main, _solved(config, None, bonus, n_jobs, quiet))
-    return ParSheet(config, main, bonus_table(config), comparison)
+        comparison = BonusComparison(bonus, main, _solved(config, base, Objective(bonus), n_jobs, quiet))
+    strategies = tuple((name, _solved(config, base, Objective(restriction=name), n_jobs, quiet))
+                       for name in RESTRICTIONS if compare and name != "optimal")
+    return ParSheet(config, main, bonus_table(config), comparison, strategies)

@@ -17,6 +17,7 @@ from .cards import DeckGeometry, format_cards, parse_cards
 from .combinatorics import remove_cards
 from .config import GameConfig
 from .errors import InputError
+from .objective import Objective
 from .options import Option, Stage, best_index
 from .state import State, validate_state
 from .symmetry import canonical, encode, inverse
@@ -127,7 +128,7 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
     """Options of a canonical deal or draw state from a solve's tables, or None if the solve never reached it."""
     from .tables import check_tables, lookup, options_from_row
 
-    check_tables(directory, config, state.bonus)
+    check_tables(directory, config, Objective(state.bonus))
     geometry = config.geometry
     if state.stage == Stage.DEAL:
         row = lookup(directory / "deals.parquet", encode(geometry, state.hand))

@@ -94,46 +94,57 @@ def load_strategy(directory: Path, config: GameConfig) -> Strategy:
 # The simulator's own hu test: every pair, every triplet and run, jokers filling what is missing.
 
 
+@njit(cache=True, inline="always")
+def _short(count, need):
+    return need - count if need > count else 0
+
+
 @njit(cache=True)
 def _level(counts, hand, hand_rule, suits, ranks):
-    """0, 1 (hu) or 2 (flush hu) for the group ``counts`` (jokers last). With ``hand_rule`` the hu
-    must use a card of ``hand`` (step 14): a joker (all jokers are hand cards then), or a card type
-    the hand holds (its copy can stand in for an identical community card)."""
+    """0, 1 (hu) or 2 (flush hu) for the group ``counts`` (jokers last): some pair and some set
+    (triplet or run) whose missing cards the jokers can fill. With ``hand_rule`` the hu must use a
+    card of ``hand`` (step 14): a joker (every joker is a hand card then), or a card type the hand
+    holds (its copy can stand in for an identical community card)."""
     n_suited = suits * ranks
     jokers = counts[n_suited]
-    need = np.zeros(n_suited, np.int64)
+    any_hand = hand[n_suited] > 0 or not hand_rule
     best = 0
     for p in range(n_suited):
-        for s in range(n_suited + suits * (ranks - 2)):
-            # set s: a triplet of type s, or the run starting at a rank (suit, start) for s >= n_suited
-            need[:] = 0
-            need[p] += 2
-            if s < n_suited:
-                need[s] += 3
-                set_suit = s // ranks
+        cp = counts[p]
+        pair_short = _short(cp, 2)
+        if pair_short > jokers:
+            continue
+        p_suit = p // ranks
+        for t in range(n_suited):  # triplets
+            if t == p:
+                missing = _short(cp, 5)
             else:
-                r = s - n_suited
-                suit = r // (ranks - 2)
-                start = suit * ranks + r % (ranks - 2)
-                for x in range(start, start + 3):
-                    need[x] += 1
-                set_suit = suit
-            missing = 0
-            uses_hand = False
-            for x in range(n_suited):
-                if need[x] > counts[x]:
-                    missing += need[x] - counts[x]
-                if need[x] > 0 and hand[x] > 0:
-                    uses_hand = True
+                missing = pair_short + _short(counts[t], 3)
             if missing > jokers:
                 continue
-            if hand_rule and not (uses_hand or missing > 0 or hand[n_suited] > 0):
+            if not (any_hand or missing > 0 or hand[p] > 0 or hand[t] > 0):
                 continue
-            level = 2 if p // ranks == set_suit else 1
-            if level > best:
-                best = level
-                if best == 2:
+            level = 2 if t // ranks == p_suit else 1
+            if level == 2:
+                return 2
+            best = 1
+        for suit in range(suits):  # runs
+            for start in range(suit * ranks, suit * ranks + ranks - 2):
+                missing = 0
+                touches = False
+                for x in range(start, start + 3):
+                    missing += _short(counts[x], 3 if x == p else 1)
+                    if hand[x] > 0:
+                        touches = True
+                if p < start or p > start + 2:
+                    missing += pair_short
+                if missing > jokers:
+                    continue
+                if not (any_hand or missing > 0 or touches or hand[p] > 0):
+                    continue
+                if suit == p_suit:
                     return 2
+                best = 1
     return best
 
 
@@ -384,8 +395,9 @@ def simulate(config: GameConfig, tables: Path | str, hands: int, seed: int = 1, 
     """Play ``hands`` hands with the strategy of the solve in ``tables``; compare with its exact EV."""
     directory = Path(tables)
     summary = load_summary(directory, config)
-    if summary.bonus_bet:
-        raise InputError("simulate plays the main-game strategy: give the tables of a solve without --bonus")
+    if summary.bonus_bet or summary.restriction != "optimal":
+        raise InputError("simulate plays the optimal main-game strategy: give the tables of a solve "
+                         "without --bonus or --restriction")
     if hands < 1:
         raise InputError(f"--hands must be at least 1, got {hands}")
     strategy = load_strategy(directory, config)

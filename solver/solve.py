@@ -42,6 +42,7 @@ from .deal import deal_options
 from .draw import draw_options, unseen_suited
 from .errors import InputError
 from .hu import hu_level
+from .objective import Objective
 from .options import Option, best_index
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
 from .symmetry import canonical, deal_classes, encode
@@ -54,9 +55,12 @@ from .tables import (
     write_table,
 )
 
-#: Deal classes per chunk: small enough that an interruption loses little, large enough
-#: that the per-chunk overhead (process dispatch, one file) does not matter.
-DEFAULT_CHUNK_SIZE = 16
+
+def default_chunk_size(n_classes: int) -> int:
+    """Deal classes per chunk: small enough that an interruption loses little and the progress bar
+    moves, large enough that the per-chunk cost (dispatch, two files) does not matter. A real-deck
+    class takes minutes, so there a chunk is one class."""
+    return 16 if n_classes < 20_000 else 1
 
 
 @dataclass
@@ -98,10 +102,11 @@ def _option_columns(options: list[Option], best: int, geometry: DeckGeometry) ->
 
 
 def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
-                bonus: float) -> DrawEntry:
+                objective: Objective) -> DrawEntry:
     """Value a canonical post-draw state and count the outcomes of playing it optimally."""
     geometry = config.geometry
-    options = draw_options(hand, dead, double_down, config, bonus, threads=1)
+    play = objective.playing_config(config)
+    options = draw_options(hand, dead, double_down, play, objective.bonus, threads=1)
     best = best_index(options)
     chosen = options[best]
     slot = sum(1 for c in hand + dead if c == geometry.joker)
@@ -115,11 +120,11 @@ def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float
     else:
         hold = remove_cards(hand, chosen.discard)
         counts, bonus_net = hold_outcomes(counts_of(hold, geometry), unseen_suited(hand + dead, config),
-                                          chosen.bet, double_down, config, bonus)
+                                          chosen.bet, double_down, play, objective.bonus)
     return DrawEntry(options, best, slot, counts, bonus_net)
 
 
-def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, bonus: float) -> ChunkResult:
+def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, objective: Objective) -> ChunkResult:
     """Solve a chunk of canonical deal classes (rows of ``hands``, with their weights)."""
     geometry = config.geometry
     result = ChunkResult([], [])
@@ -128,8 +133,9 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, bonu
     for row, weight in zip(hands, weights):
         hand = tuple(int(c) for c in row)
         weight = int(weight)
-        options = deal_options(hand, config, bonus_bet=bonus)
-        best = best_index(options)
+        options = deal_options(hand, objective.playing_config(config), bonus_bet=objective.bonus)
+        allowed = objective.allowed_deal_options(options)
+        best = allowed[best_index([options[i] for i in allowed])]
         chosen = options[best]
         level = int(hu_level(counts_of(hand, geometry), geometry))
         result.deals.append({"key": encode(geometry, hand), "hand": format_cards(hand, geometry), "weight": weight,
@@ -148,7 +154,7 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, bonu
             memo_key = (c_hand, c_dead, chosen.bet)
             entry = memo.get(memo_key)
             if entry is None:
-                entry = memo[memo_key] = _draw_entry(c_hand, c_dead, chosen.bet, config, bonus)
+                entry = memo[memo_key] = _draw_entry(c_hand, c_dead, chosen.bet, config, objective)
             paths = weight * int(draw_weight)
             entry.reach += paths
             for outcome, n in entry.counts.items():
@@ -247,6 +253,8 @@ class Summary:
     deals: int
     draw_states: int
     bonus_bet: float
+    restriction: str
+    """The strategy's restriction (``optimal``: none), see :mod:`solver.objective`."""
     bonus_settled: Fraction
     """Probability that the bonus bet is settled (the player bets ting-hu)."""
     bonus_net_settled: float
@@ -317,7 +325,7 @@ class Summary:
             "std_dev": self.std_dev, "variance": float(self.variance),
             "hit_frequency": self.hit_frequency,
             "deal_classes": self.deal_classes, "deals": self.deals, "draw_states": self.draw_states,
-            "bonus_bet": self.bonus_bet, "bonus_settled": float(self.bonus_settled),
+            "bonus_bet": self.bonus_bet, "restriction": self.restriction, "bonus_settled": float(self.bonus_settled),
             "bonus_net_per_bet_placed": self.bonus_net_settled, "seconds": self.seconds,
             "decisions": self.decisions(),
             "outcomes": [{"outcome": r.outcome.label(), "net": r.net, "combinations": str(r.combinations),
@@ -325,7 +333,7 @@ class Summary:
         }
 
 
-def summarise(config: GameConfig, bonus: float, counts: Counter, bonus_net: Counter, ev_sum: float,
+def summarise(config: GameConfig, objective: Objective, counts: Counter, bonus_net: Counter, ev_sum: float,
               deal_classes_n: int, draw_states: int, seconds: float, **fields: Any) -> Summary:
     """Turn summed outcome counts into the game's figures."""
     geometry = config.geometry
@@ -342,7 +350,8 @@ def summarise(config: GameConfig, bonus: float, counts: Counter, bonus_net: Coun
         rows.append(OutcomeRow(outcome, outcome.net(config), by_outcome[label], Fraction(by_outcome[label], common)))
     bonus_per_hand = sum(value / denominators[slot] for slot, value in sorted(bonus_net.items()))
     return _summary(config, rows, common, ev=ev_sum / comb(geometry.size, 6), deal_classes=deal_classes_n,
-                    deals=comb(geometry.size, 6), draw_states=draw_states, bonus_bet=bonus,
+                    deals=comb(geometry.size, 6), draw_states=draw_states, bonus_bet=objective.bonus,
+                    restriction=objective.restriction,
                     bonus_net_settled=bonus_per_hand, seconds=seconds, **fields)
 
 
@@ -367,12 +376,13 @@ def _order(outcome: Outcome) -> tuple:
 
 
 def _solve_indexed(index: int, hands: np.ndarray, weights: np.ndarray, config: GameConfig,
-                   bonus: float) -> tuple[int, ChunkResult]:
-    return index, solve_chunk(hands, weights, config, bonus)
+                   objective: Objective) -> tuple[int, ChunkResult]:
+    return index, solve_chunk(hands, weights, config, objective)
 
 
-def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0, n_jobs: int = -1,
-          backend: str = "loky", scheduler: str | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
+def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
+          restriction: str = "optimal", n_jobs: int = -1,
+          backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
           quiet: bool = False, force: bool = False) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
@@ -389,13 +399,15 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
 
     start = time.monotonic()
     geometry = config.geometry
-    directory = Path(directory) if directory is not None else default_directory(config, bonus)
+    objective = Objective(bonus, restriction)
+    directory = Path(directory) if directory is not None else default_directory(config, objective)
     hands, weights = deal_classes(geometry)
+    chunk_size = chunk_size or default_chunk_size(len(hands))
     n_chunks = -(-len(hands) // chunk_size)
-    prepare_directory(directory, config, bonus, {"chunk_size": chunk_size, "deal_classes": len(hands)}, force)
+    prepare_directory(directory, config, objective, {"chunk_size": chunk_size, "deal_classes": len(hands)}, force)
     if (directory / "summary.parquet").exists():
         return load_summary(directory, config)
-    metadata = file_metadata(config, bonus)
+    metadata = file_metadata(config, objective)
     pending = [i for i in range(n_chunks) if not _chunk_done(directory, i)]
     done_classes = len(hands) - sum(len(hands[i * chunk_size:(i + 1) * chunk_size]) for i in pending)
     bar = tqdm(total=len(hands), initial=done_classes, unit="deal", desc="solve", disable=True if quiet else None,
@@ -403,14 +415,14 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     with _backend(backend, scheduler, n_jobs):
         results = Parallel(return_as="generator_unordered")(
             delayed(_solve_indexed)(i, hands[i * chunk_size:(i + 1) * chunk_size],
-                                    weights[i * chunk_size:(i + 1) * chunk_size], config, bonus)
+                                    weights[i * chunk_size:(i + 1) * chunk_size], config, objective)
             for i in pending
         )
         for index, result in results:
             _write_chunk(directory, index, result, metadata)
             bar.update(len(result.deals))
     bar.close()
-    return _merge(directory, config, bonus, n_chunks, len(hands), metadata, time.monotonic() - start)
+    return _merge(directory, config, objective, n_chunks, len(hands), metadata, time.monotonic() - start)
 
 
 class _backend:
@@ -438,7 +450,7 @@ class _backend:
             self.client.close()
 
 
-def _merge(directory: Path, config: GameConfig, bonus: float, n_chunks: int, n_classes: int,
+def _merge(directory: Path, config: GameConfig, objective: Objective, n_chunks: int, n_classes: int,
            metadata: dict[bytes, bytes], seconds: float) -> Summary:
     """Combine the chunk files, in chunk order, into the final tables and the summary."""
     counts: Counter = Counter()
@@ -468,7 +480,7 @@ def _merge(directory: Path, config: GameConfig, bonus: float, n_chunks: int, n_c
     }
     write_table(directory / "deals.parquet", deals, metadata)
     write_table(directory / "draws.parquet", draws, metadata)
-    summary = summarise(config, bonus, counts, bonus_net, ev_sum, n_classes, draws.num_rows, seconds,
+    summary = summarise(config, objective, counts, bonus_net, ev_sum, n_classes, draws.num_rows, seconds,
                         directory=str(directory), **declined)
     write_table(directory / "outcomes.parquet", _outcome_table(summary), metadata)
     summary_row = {k: v for k, v in summary.to_json().items() if k not in ("outcomes", "decisions")}
@@ -512,15 +524,15 @@ def load_summary(directory: Path | str, config: GameConfig) -> Summary:
     directory = Path(directory)
     if not (directory / "summary.parquet").exists():
         raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
-    bonus = read_metadata(directory / "summary.parquet")["bonus"]
-    check_tables(directory, config, bonus)
+    found = read_metadata(directory / "summary.parquet")
+    check_tables(directory, config, Objective(found["bonus"], found.get("restriction", "optimal")))
     row = pq.read_table(directory / "summary.parquet").to_pylist()[0]
     denominator = int(row["denominator"])
     rows = [OutcomeRow(Outcome.from_label(r["outcome"]), r["net"], int(r["combinations"]),
                        Fraction(int(r["combinations"]), denominator))
             for r in pq.read_table(directory / "outcomes.parquet").to_pylist()]
     return _summary(config, rows, denominator, ev=row["ev"], deal_classes=row["deal_classes"], deals=row["deals"],
-                    draw_states=row["draw_states"], bonus_bet=row["bonus_bet"],
+                    draw_states=row["draw_states"], bonus_bet=row["bonus_bet"], restriction=row["restriction"],
                     bonus_net_settled=row["bonus_net_per_bet_placed"], seconds=row["seconds"],
                     tian_hu_declined=Fraction(row["tian_hu_declined"]), di_hu_declined=Fraction(row["di_hu_declined"]),
                     directory=str(directory), reused=True)

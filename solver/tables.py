@@ -1,7 +1,7 @@
 """Strategy tables on disk: parquet files with their configuration in the metadata.
 
 A table directory holds the output of one solve (one configuration, one
-bonus objective, one code version):
+objective, one code version):
 
     manifest.json      what the directory was made for (checked before any reuse)
     chunks/            one deal file and one draw file per finished chunk of deal classes
@@ -33,6 +33,7 @@ from . import __version__
 from .cards import DeckGeometry, parse_cards
 from .config import GameConfig
 from .errors import InputError
+from .objective import Objective
 from .options import Option
 
 #: Bump when the tables' layout or meaning changes.
@@ -41,27 +42,26 @@ METADATA_KEY = b"mahjong_poker"
 ROW_GROUP_SIZE = 4096
 
 
-def describe(config: GameConfig, bonus: float) -> dict[str, Any]:
+def describe(config: GameConfig, objective: Objective) -> dict[str, Any]:
     """What a table directory is made for; two directories are interchangeable iff these match."""
-    return {"format": FORMAT, "version": __version__, "fingerprint": config.fingerprint(), "bonus": bonus}
+    return {"format": FORMAT, "version": __version__, "fingerprint": config.fingerprint(), **objective.describe()}
 
 
-def default_directory(config: GameConfig, bonus: float) -> Path:
-    """``strategy_tables/<fingerprint>`` (with ``-bonus<B>`` for a bonus-aware solve)."""
-    name = config.fingerprint() + (f"-bonus{bonus:g}" if bonus else "")
-    return Path("strategy_tables") / name
+def default_directory(config: GameConfig, objective: Objective) -> Path:
+    """``strategy_tables/<fingerprint>``, with ``-bonus<B>`` or ``-<restriction>`` for other objectives."""
+    return Path("strategy_tables") / (config.fingerprint() + objective.suffix())
 
 
-def prepare_directory(directory: Path, config: GameConfig, bonus: float, extra: dict[str, Any],
+def prepare_directory(directory: Path, config: GameConfig, objective: Objective, extra: dict[str, Any],
                       force: bool) -> None:
     """Create ``directory`` for a solve, or check that an existing one was made for the same solve.
 
-    A directory made for another configuration, bonus bet or code version
+    A directory made for another configuration, objective or code version
     is refused (``InputError`` naming the difference), or with ``force``
     moved aside to ``<directory>.replaced-<time>``.
     """
     manifest = directory / "manifest.json"
-    wanted = {**describe(config, bonus), **extra}
+    wanted = {**describe(config, objective), **extra}
     if directory.exists() and any(directory.iterdir()):
         problem = None
         try:
@@ -88,9 +88,10 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def file_metadata(config: GameConfig, bonus: float, extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
-    """Parquet file metadata: the configuration (TOML), its fingerprint, code version, date, bonus bet."""
-    data = {**describe(config, bonus), "config": config.to_toml(),
+def file_metadata(config: GameConfig, objective: Objective,
+                  extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
+    """Parquet file metadata: the configuration (TOML), its fingerprint, code version, date, objective."""
+    data = {**describe(config, objective), "config": config.to_toml(),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **(extra or {})}
     return {METADATA_KEY: json.dumps(data, sort_keys=True).encode()}
 
@@ -111,13 +112,13 @@ def read_metadata(path: Path) -> dict[str, Any]:
     return json.loads(raw[METADATA_KEY])
 
 
-def check_tables(directory: Path, config: GameConfig, bonus: float) -> None:
-    """Refuse tables that are missing, unfinished or made for another configuration or bonus bet."""
+def check_tables(directory: Path, config: GameConfig, objective: Objective) -> None:
+    """Refuse tables that are missing, unfinished or made for another configuration or objective."""
     summary = directory / "summary.parquet"
     if not summary.exists():
         raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
     found = read_metadata(summary)
-    wanted = describe(config, bonus)
+    wanted = describe(config, objective)
     differing = sorted(k for k in wanted if found.get(k) != wanted[k])
     if differing:
         problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)

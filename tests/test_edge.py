@@ -53,14 +53,34 @@ def test_json_schema(sheet, tmp_path: Path, capsys) -> None:
     assert "element of risk" in out and "house edge" in out and "per bet placed" in out
 
 
-def test_bonus_both_ways(sheet, tmp_path: Path, monkeypatch) -> None:
+def test_bonus_both_ways(sheet) -> None:
     """The bonus-aware strategy maximises main + B x bonus, so it does at least as well on that sum,
     and no better on the main game alone, than the main-game-optimal strategy."""
-    monkeypatch.chdir(tmp_path)  # the bonus-aware solve goes to strategy_tables/<fingerprint>-bonus5 here
     both = par_sheet(TWO_SUITS, sheet.summary.directory, bonus=5.0, n_jobs=2, quiet=True).bonus
     assert both is not None
     data = both.to_json()
     a, b = data["main_optimal"], data["bonus_aware"]
     assert b["total_ev"] >= a["total_ev"] - 1e-12 and a["main_game_ev"] >= b["main_game_ev"] - 1e-12
     assert b["total_ev"] == pytest.approx(both.bonus_aware.ev, abs=1e-12)  # the solve's objective
-    assert (tmp_path / "strategy_tables" / f"{TWO_SUITS.fingerprint()}-bonus5" / "summary.parquet").exists()
+    tables = Path(sheet.summary.directory)
+    assert (tables.parent / f"{tables.name}-bonus5" / "summary.parquet").exists()  # solved beside the main tables
+
+
+def test_simple_strategies_are_evaluated_exactly_and_never_beat_optimal(sheet, two_suit_tables) -> None:
+    """Each restricted strategy is a solve of its own; optimal play is at least as good as each, and
+    each obeys its rule (the rates come from its own exact outcome counts)."""
+    compared = par_sheet(TWO_SUITS, two_suit_tables, n_jobs=2, quiet=True, compare=True)
+    optimal = float(compared.summary.ev_exact)
+    by_name = dict(compared.strategies)
+    assert set(by_name) == {"no-double-down", "always-claim-tian-hu", "minimum-bets"}
+    for summary in by_name.values():
+        assert float(summary.ev_exact) <= optimal + 1e-12
+    assert by_name["no-double-down"].decisions()["double_down"] == 0
+    assert by_name["always-claim-tian-hu"].decisions()["decline_tian_hu"] == 0
+    assert compared.summary.decisions()["decline_tian_hu"] > 0  # on this deck optimal play declines some
+    assert float(by_name["always-claim-tian-hu"].ev_exact) < optimal - 1e-6
+    minimum = by_name["minimum-bets"].decisions()
+    assert set(minimum["fa_hu_bet"]) <= {"1"} and set(minimum["ting_hu_bet"]) <= {"1"}
+    assert float(by_name["minimum-bets"].ev_exact) < optimal - 1e-6
+    rows = compared.to_json()["strategies"]
+    assert rows[0]["strategy"] == "optimal" and all(r["loss_vs_optimal"] >= -1e-12 for r in rows)
