@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from solver.config import DEFAULT_CONFIG, load_config
+from solver.objective import Objective
 from solver.solve import solve, solve_chunk
 from solver.symmetry import deal_classes
 
@@ -53,11 +54,11 @@ def projection(samples: int) -> dict:
     config = DEFAULT_CONFIG
     hands, weights = deal_classes(config.geometry)
     picks = sorted(int(i) for i in np.random.default_rng(2026).choice(len(hands), samples, replace=False))
-    solve_chunk(hands[:0], weights[:0], config, 0.0)  # imports and compiled kernels out of the timing
+    solve_chunk(hands[:0], weights[:0], config, Objective())  # imports and compiled kernels out of the timing
     times = []
     for i in picks:
         start = time.perf_counter()
-        solve_chunk(hands[i:i + 1], weights[i:i + 1], config, 0.0)
+        solve_chunk(hands[i:i + 1], weights[i:i + 1], config, Objective())
         times.append(time.perf_counter() - start)
         print(f"class {i}: {times[-1]:.1f} s", flush=True)
     per_class = statistics.median(times)

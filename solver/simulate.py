@@ -148,24 +148,31 @@ def _level(counts, hand, hand_rule, suits, ranks):
     return best
 
 
+@njit(cache=True, inline="always")
+def _sorted_image(cards, mapping, out):
+    """``out`` = the images of ``cards`` under ``mapping``, sorted (insertion sort: at most 6 cards)."""
+    for i in range(len(cards)):
+        x = mapping[cards[i]]
+        j = i
+        while j > 0 and out[j - 1] > x:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = x
+
+
 @njit(cache=True)
-def _canonical_key(cards_a, cards_b, maps, base):
-    """Smallest key of (cards_a, cards_b) over all relabellings, and the relabelling reaching it."""
+def _canonical_key(cards_a, cards_b, maps, base, buf_a, buf_b):
+    """Smallest key of (cards_a, cards_b) over all relabellings, and the relabelling reaching it
+    (``buf_a``, ``buf_b``: scratch arrays of the same lengths)."""
     best = -1
     best_map = 0
-    a = np.empty(len(cards_a), np.int64)
-    b = np.empty(len(cards_b), np.int64)
     for m in range(maps.shape[0]):
-        for i in range(len(cards_a)):
-            a[i] = maps[m, cards_a[i]]
-        for i in range(len(cards_b)):
-            b[i] = maps[m, cards_b[i]]
-        a.sort()
-        b.sort()
+        _sorted_image(cards_a, maps[m], buf_a)
+        _sorted_image(cards_b, maps[m], buf_b)
         key = 0
-        for x in a:
+        for x in buf_a:
             key = key * base + x
-        for x in b:
+        for x in buf_b:
             key = key * base + x
         if best < 0 or key < best:
             best = key
@@ -217,12 +224,14 @@ def _play(seed, n_hands, deck, maps, inverse_maps, suits, ranks, deal_keys, deal
     dead = np.empty(2, np.int64)
     empty = np.empty(0, np.int64)
     evs = np.empty(n_g + 1)
+    buf_hand = np.empty(6, np.int64)
+    buf_dead = np.empty(2, np.int64)
     for h in range(n_hands):
         for i in range(6):
             hand[i] = _next_card(deck, i)
         pos = 6
         hand.sort()
-        key, m = _canonical_key(hand, empty, maps, n_types)
+        key, m = _canonical_key(hand, empty, maps, n_types, buf_hand, empty)
         row = _find(deal_keys, key)
         if row < 0:
             return h
@@ -246,7 +255,7 @@ def _play(seed, n_hands, deck, maps, inverse_maps, suits, ranks, deal_keys, deal
                 hand[i] = t
                 i += 1
         dead.sort()
-        key, m = _canonical_key(hand, dead, maps, n_types)
+        key, m = _canonical_key(hand, dead, maps, n_types, buf_hand, buf_dead)
         row = _find(draw_keys, key * 2 + dd)
         if row < 0:
             return h
