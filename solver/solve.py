@@ -21,6 +21,7 @@ order, so the tables are the same whatever the number of jobs.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -410,6 +411,9 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     metadata = file_metadata(config, objective)
     pending = [i for i in range(n_chunks) if not _chunk_done(directory, i)]
     done_classes = len(hands) - sum(len(hands[i * chunk_size:(i + 1) * chunk_size]) for i in pending)
+    if not quiet:
+        print(f"solving {len(hands)} deal classes in {n_chunks} chunks ({n_chunks - len(pending)} already done) "
+              f"into {directory}", file=sys.stderr)
     bar = tqdm(total=len(hands), initial=done_classes, unit="deal", desc="solve", disable=True if quiet else None,
                smoothing=0.05)
     with _backend(backend, scheduler, n_jobs):
