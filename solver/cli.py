@@ -7,6 +7,7 @@ import inspect
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from . import __version__
 from .cards import DeckGeometry, format_cards
@@ -328,12 +329,43 @@ def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
 
 
+def cmd_chart(args: argparse.Namespace) -> None:
+    """Derive a strategy chart a person can learn from a solve's tables, and price it exactly.
+
+    First cut: the deal decision as a ranked list of hold patterns (in
+    card-pattern words, with an example hand each and the share of deals it
+    covers), a double-down rule and a claim rule, refined by a local search
+    on the chart's exact EV (chart at the deal, optimal play after), the
+    deals where it loses most, and the ting decision as exact win
+    probability thresholds. Writes chart.md (and chart.json) into --out.
+    """
+    from .chart import build_chart, chart_markdown
+    from .objective import Objective
+    from .tables import default_directory
+
+    config = _config(args)
+    chart = build_chart(config, args.tables or default_directory(config, Objective()))
+    text = chart_markdown(chart, config.geometry)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "chart.md").write_text(text)
+        (out / "chart.json").write_text(json.dumps(chart.to_json(), indent=1))
+    print(json.dumps(chart.to_json()) if args.json else text, end="" if not args.json else "\n")
+
+
+def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
+    parser.add_argument("--out", metavar="DIR", help="also write chart.md and chart.json into DIR")
+
+
 Command = tuple[Callable[[argparse.Namespace], None], str, Callable[[argparse.ArgumentParser], None]]
 COMMANDS: dict[str, Command] = {
     "best": (cmd_best, "the best play for a hand, with the EV of every option", _add_best_arguments),
     "solve": (cmd_solve, "solve the whole game: strategy tables, house edge, element of risk", _add_solve_arguments),
     "edge": (cmd_edge, "par sheet: return table, house edge, element of risk, bonus both ways", _add_edge_arguments),
     "simulate": (cmd_simulate, "Monte Carlo check of the solve with real shuffled decks", _add_simulate_arguments),
+    "chart": (cmd_chart, "a strategy chart a person can learn, priced exactly (first cut)", _add_chart_arguments),
     "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet", _no_arguments),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu", _no_arguments),
 }
