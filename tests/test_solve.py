@@ -183,3 +183,19 @@ def test_two_suit_deck_agrees_with_the_pinned_plain_game_tree(two_suit_tables: P
     expected = {(o["kind"], o["double_down"], o["fa_bet"], o["ting_bet"]): Fraction(o["probability"])
                 for o in pinned["outcomes"]}
     assert {outcome_key(r): r.probability for r in summary.outcomes} == expected
+
+
+def test_two_deck_configuration_agrees_with_the_pinned_plain_game_tree(tmp_path: Path) -> None:
+    """Two decks of a two-suit geometry: two copies of each card and two jokers, so hands see 0, 1 or 2
+    jokers before the community (three outcome denominators). Exact against the plain enumerator's
+    figures (400 s, pinned), and the simulator agrees with the exact EV."""
+    from solver.simulate import simulate
+
+    pinned = json.loads((Path(__file__).parent / "data" / "two_decks_plain_game.json").read_text())
+    config = GameConfig(decks=2, suits=2, ranks=4, copies=1, jokers=1)
+    summary = solve(config, tmp_path / "two-decks", n_jobs=2, quiet=True)
+    assert summary.ev == pytest.approx(pinned["game_ev"], abs=1e-12, rel=0)
+    expected = {(o["kind"], o["double_down"], o["fa_bet"], o["ting_bet"]): Fraction(o["probability"])
+                for o in pinned["outcomes"]}
+    assert {outcome_key(r): r.probability for r in summary.outcomes} == expected
+    assert simulate(config, tmp_path / "two-decks", 100_000, seed=5, n_jobs=2).agrees
