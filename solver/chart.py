@@ -54,6 +54,7 @@ def hold_pattern(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
             parts.append("pair")
     singles = [t for t, n in counts.items() if n == 1]
     # Suited relations among the single cards, each card used once: runs, then connectors, then one-gaps.
+    relations: list[str] = []
     left = set(singles)
     for name, gaps in (("suited run", (1, 1)), ("suited connector", (1,)), ("suited one-gap", (2,))):
         for t in sorted(left):
@@ -63,8 +64,15 @@ def hold_pattern(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
                 if nxt in left and geometry.suit_of(nxt) == geometry.suit_of(t):
                     chain.append(nxt)
             if len(chain) == len(gaps) + 1 and set(chain) <= left:
-                parts.append(name)
+                if name == "suited connector":  # open-ended (two ranks complete it) or at an edge (one)
+                    low, high = geometry.rank_of(chain[0]), geometry.rank_of(chain[-1])
+                    name_here = "open connector" if low > 1 and high < geometry.ranks else "edge connector"
+                    relations.append(f"suited {name_here}")
+                else:
+                    relations.append(name)
                 left -= set(chain)
+    parts += sorted(relations, key=lambda r: (["suited run", "suited open connector", "suited edge connector",
+                                               "suited one-gap"].index(r)))
     pairs = parts.count("pair")
     if pairs > 1:
         parts = [p for p in parts if p != "pair"]

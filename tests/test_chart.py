@@ -20,7 +20,9 @@ TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
 
 
 @pytest.mark.parametrize("cards, pattern", [
-    ("11m 23p", "pair + suited connector"),
+    ("11m 23p", "pair + suited open connector"),
+    ("89s 5p J", "suited edge connector + joker + odd card"),
+    ("24m 56p", "suited open connector + suited one-gap"),
     ("123m J", "suited run + joker"),
     ("13m 5p 9s", "suited one-gap + 2 odd cards"),
     ("111m 7s", "triplet + odd card"),
