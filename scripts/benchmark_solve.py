@@ -44,7 +44,8 @@ def full_solve(config_path: str | None, jobs: int) -> dict:
     return {
         "config": config_path or "default", "jobs": jobs, "seconds": seconds,
         "deal_classes": summary.deal_classes, "draw_states": summary.draw_states,
-        "house_edge": summary.house_edge, "element_of_risk": summary.element_of_risk,
+        "ev_exact": str(summary.ev_exact), "house_edge": summary.house_edge,
+        "element_of_risk": summary.element_of_risk,
         "peak_rss_parent_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "peak_rss_largest_worker_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
     }

@@ -39,7 +39,8 @@ from .cards import DeckGeometry
 from .community import alone_index, community_index, sorted_multisets
 from .config import GameConfig
 from .hu import EMPTY_SUIT, _hu_level_with_hand, _level_packed, _suit_keys, digit_cap, suit_table
-from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_value, payout_vector
+from .options import TIE_TOLERANCE
+from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_value, payout_vector
 
 
 @njit(cache=True, inline="always")
@@ -91,9 +92,44 @@ def _suit_profile(s, key, x, left, table, ranks, cap, powers, h1_state, h1_mass,
     return n1, n2
 
 
+# Layout of the outcome counts ``_fa_values`` can track for one bet (see :mod:`solver.outcomes`):
+# step-11 wins, ting folds, then (hu, flush hu, loss) for each ting multiple, and last the summed
+# bonus net of the paths that settle the bonus. Counts are card combinations of the six community
+# cards (a step-11 win or a ting fold counts all its last-two completions).
+TRACK_FA_HU, TRACK_FA_HU_FLUSH, TRACK_FOLD_TING, TRACK_TING_FIRST = 0, 1, 2, 3
+
+
+def track_size(n_multiples: int) -> int:
+    """Length of the tracked-outcome vector for ``n_multiples`` ting bet sizes."""
+    return TRACK_TING_FIRST + 3 * n_multiples + 1
+
+
+@njit(cache=True, inline="always")
+def _track_ting(n_hu, n_flush, total2, weight, fa_bet, multiples, pays, bonus, bonus_net, tracked):
+    """Count the outcomes of the ting decision RULES.md section 4 takes: best EV, ties within 1e-12
+    to less money at risk (fold, then smaller G)."""
+    n = multiples.shape[0]
+    evs = np.empty(n + 1)
+    evs[0] = -(1.0 + fa_bet)
+    for m in range(n):
+        evs[m + 1] = _ting_bet_ev(n_hu, n_flush, total2, fa_bet, multiples[m] * fa_bet, pays) + bonus
+    top = evs.max()
+    choice = 0
+    while evs[choice] < top - TIE_TOLERANCE:
+        choice += 1
+    if choice == 0:
+        tracked[TRACK_FOLD_TING] += weight * total2
+    else:
+        base = TRACK_TING_FIRST + 3 * (choice - 1)
+        tracked[base] += weight * n_hu
+        tracked[base + 1] += weight * n_flush
+        tracked[base + 2] += weight * (total2 - n_hu - n_flush)
+        tracked[tracked.shape[0] - 1] += weight * total2 * bonus_net
+
+
 @njit(cache=True, nogil=True)
 def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, table, suits, ranks, cap, unseen,
-               bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, out):
+               bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, out, track, tracked):
     """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold.
 
     ``hold``: count vector with jokers last; ``unseen``: unseen suited
@@ -102,7 +138,9 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
     there: a six-card community recurs for each of its four-card parts);
     ``n_profiles``: room for the suit profiles (``suit_profiles_max``);
     ``bonus_bet``: B, and ``bonus_ev[i]``: the expected net of a unit bonus
-    bet given four-card community ``i`` (read only when B > 0).
+    bet given four-card community ``i`` (read only when B > 0 or tracking).
+    ``track``: -1, or the index of the bet whose outcomes are counted into
+    ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
     """
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
@@ -170,11 +208,15 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
             per_f = pays[FA_FLUSH] if level == 2 else pays[FA_PAYS]
             for b in range(bets.shape[0]):
                 out[b] += weight * (pays[FA_ANTE] + bets[b] * per_f)
+            if track >= 0:
+                tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
             # no completion wins: fold, unless the bonus alone pays for a ting bet
             bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
             for b in range(bets.shape[0]):
                 out[b] += weight * _ting_value(0.0, 0.0, total2, bets[b], multiples, pays, bonus)
+            if track >= 0:
+                _track_ting(0.0, 0.0, total2, weight, bets[track], multiples, pays, bonus, bonus_ev[i], tracked)
         else:
             for su in range(suits):
                 a_keys[su] = 0
@@ -268,6 +310,8 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
             bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
             for b in range(bets.shape[0]):
                 out[b] += weight * _ting_value(n_hu, n_flush, total2, bets[b], multiples, pays, bonus)
+            if track >= 0:
+                _track_ting(n_hu, n_flush, total2, weight, bets[track], multiples, pays, bonus, bonus_ev[i], tracked)
         for c in range(4):
             x[m4[i, c]] -= 1
         left[:] = unseen
@@ -329,7 +373,8 @@ def new_level_cache(geometry: DeckGeometry) -> np.ndarray:
 
 def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameConfig,
               bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None,
-              level_cache: np.ndarray | None = None) -> np.ndarray:
+              level_cache: np.ndarray | None = None, track: int = -1,
+              tracked: np.ndarray | None = None) -> np.ndarray:
     """Value of each fa-hu bet size of ``config`` for a hold, given the unseen suited counts.
 
     Values count T and F (not DD), with optimal ting decisions; in units of
@@ -339,8 +384,10 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
     ``level_cache`` (from :func:`new_level_cache`) keeps the hold's exact
     hand-card levels between calls for the same hold: they do not depend on
     the unseen cards, so a hold valued with many draws computes them once.
+    With ``track`` = the index of a bet, the outcome counts of betting it are
+    added into ``tracked`` (length :func:`track_size`; see ``TRACK_*``).
     """
-    if bonus_bet > 0 and bonus_ev is None:
+    if (bonus_bet > 0 or track >= 0) and bonus_ev is None:
         bonus_ev = bonus_evs(unseen_suited, config)
     if bonus_ev is None:
         bonus_ev = np.zeros(1)
@@ -355,6 +402,7 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
         digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64),
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
         payout_vector(config), suit_profiles_max(geometry), float(bonus_bet), bonus_ev, out,
+        track, np.zeros(1) if tracked is None else tracked,
     )
     return out
 

@@ -23,13 +23,10 @@ from fractions import Fraction
 from math import comb
 
 import numpy as np
-from numba import njit
 
 from .cards import DeckGeometry
 from .config import GameConfig
-from .hu import _hu_level
-from .options import TIE_TOLERANCE
-from .ting import _ting_bet_ev, _ting_counts
+from .hold import fa_values, track_size
 
 #: Ways a hand ends, in the order of play.
 KINDS = (
@@ -108,118 +105,24 @@ def slot_scale(geometry: DeckGeometry, slot: int) -> tuple[int, int]:
     return comb(suited_left, 4), comb(suited_left - 4, 2)
 
 
-# Layout of the per-hold outcome counts written by ``_hold_outcomes``.
-FA_HU, FA_HU_FLUSH, FOLD_TING = 0, 1, 2
-TING_FIRST = 3  # then (hu, flush, lose) for each ting multiple
-
-
-@njit(cache=True)
-def _hold_outcomes(hold, unseen, fa_bet, double_down, multiples, pays, bonus_bet, bonus_net, suits, ranks, out):
-    """Outcome counts of betting F on a four-card hold and playing the ting decision optimally.
-
-    ``unseen``: suited counts the community comes from (length n_types, joker
-    entry 0). Counts are card combinations of the six community cards in
-    order of dealing, so fa-hu wins and ting folds are scaled by the number
-    of last-two completions. The ting decision follows RULES.md section 4
-    (best EV; within the tie tolerance, less money at risk). Returns the
-    summed bonus net of the hands that settle the bonus (a ting bet).
-    """
-    n_types = unseen.shape[0]
-    n_suited = n_types - 1
-    left = 0
-    for t in range(n_suited):
-        left += unseen[t]
-    last_two = (left - 4) * (left - 5) // 2
-    community = np.zeros(n_types, np.int64)
-    rest = unseen.copy()
-    full = hold.copy()
-    evs = np.empty(len(multiples) + 1)
-    bonus_total = 0.0
-    for t1 in range(n_suited):
-        for t2 in range(t1, n_suited):
-            for t3 in range(t2, n_suited):
-                for t4 in range(t3, n_suited):
-                    community[t1] += 1
-                    community[t2] += 1
-                    community[t3] += 1
-                    community[t4] += 1
-                    weight = 1
-                    ok = True
-                    for t in (t1, t2, t3, t4):
-                        if community[t] > unseen[t]:
-                            ok = False
-                    if ok:
-                        # Product of C(unseen_t, k_t) over the distinct types drawn.
-                        for t in (t1, t2, t3, t4):
-                            if community[t] > 0 and rest[t] == unseen[t]:
-                                k = community[t]
-                                u = unseen[t]
-                                c = 1
-                                for i in range(k):
-                                    c = c * (u - i) // (i + 1)
-                                weight *= c
-                                rest[t] -= k
-                        for t in range(n_types):
-                            full[t] = hold[t] + community[t]
-                        level = _hu_level(full, suits, ranks)
-                        if level == 1:
-                            out[FA_HU] += weight * last_two
-                        elif level == 2:
-                            out[FA_HU_FLUSH] += weight * last_two
-                        else:
-                            n_hu, n_flush, bonus = _ting_counts(hold, community, rest, suits, ranks, bonus_net)
-                            evs[0] = -double_down - 1.0 - fa_bet
-                            for m in range(len(multiples)):
-                                evs[m + 1] = (-double_down
-                                              + _ting_bet_ev(float(n_hu), float(n_flush), float(last_two), fa_bet,
-                                                             multiples[m] * fa_bet, pays)
-                                              + bonus_bet * (bonus / last_two))
-                            top = evs.max()
-                            choice = 0
-                            while evs[choice] < top - TIE_TOLERANCE:
-                                choice += 1
-                            if choice == 0:
-                                out[FOLD_TING] += weight * last_two
-                            else:
-                                base = TING_FIRST + 3 * (choice - 1)
-                                out[base] += weight * n_hu
-                                out[base + 1] += weight * n_flush
-                                out[base + 2] += weight * (last_two - n_hu - n_flush)
-                                bonus_total += weight * bonus
-                        for t in (t1, t2, t3, t4):
-                            rest[t] = unseen[t]
-                    community[t1] -= 1
-                    community[t2] -= 1
-                    community[t3] -= 1
-                    community[t4] -= 1
-    return bonus_total
-
-
 def hold_outcomes(hold_counts: np.ndarray, unseen_suited: np.ndarray, fa_bet: float, double_down: float,
                   config: GameConfig, bonus_bet: float = 0.0) -> tuple[dict[Outcome, int], float]:
-    """Outcome counts (per C(left, 4) * C(left - 4, 2) community sequences) of betting F on a hold.
+    """Outcome counts (per C(left, 4) * C(left - 4, 2) community sequences) of betting F on a hold
+    and playing the ting decision optimally (RULES.md section 4, ties to less money at risk).
 
-    Returns the counts of every outcome reached and the summed bonus net of
-    the paths that settle the bonus.
+    The hold kernel counts them while it values the hold (:func:`solver.hold.fa_values` with
+    ``track``). Returns the counts of every outcome reached and the summed bonus net of the
+    paths that settle the bonus.
     """
-    from .bonus import payout_by_mask
-    from .ting import payout_vector
-
-    geometry = config.geometry
-    unseen = np.zeros(geometry.n_types, np.int64)
-    unseen[: geometry.n_suited] = unseen_suited
-    multiples = np.array(config.ting_hu_multiples, dtype=np.float64)
-    out = np.zeros(TING_FIRST + 3 * len(multiples), np.int64)
-    bonus = _hold_outcomes(np.ascontiguousarray(hold_counts, dtype=np.int64), unseen, float(fa_bet),
-                           float(double_down), multiples, payout_vector(config), float(bonus_bet),
-                           payout_by_mask(config), geometry.suits, geometry.ranks, out)
-    counts: dict[Outcome, int] = {}
+    tracked = np.zeros(track_size(len(config.ting_hu_multiples)))
+    fa_values(hold_counts, unseen_suited, config, bonus_bet, track=config.fa_hu_bets.index(fa_bet), tracked=tracked)
     names = [Outcome("fa_hu", double_down, fa_bet), Outcome("fa_hu_flush", double_down, fa_bet),
              Outcome("fold_ting", double_down, fa_bet)]
     for m in config.ting_hu_multiples:
-        g = m * fa_bet
-        names += [Outcome(k, double_down, fa_bet, g) for k in ("ting_hu", "ting_hu_flush", "ting_lose")]
-    for name, n in zip(names, out):
+        names += [Outcome(k, double_down, fa_bet, m * fa_bet) for k in ("ting_hu", "ting_hu_flush", "ting_lose")]
+    counts: dict[Outcome, int] = {}
+    for name, n in zip(names, tracked[:-1]):
+        assert n == round(n) and n < 2.0**53, "outcome counts are exact integers"
         if n:
             counts[name] = int(n)
-    return counts, float(bonus)
+    return counts, float(tracked[-1])

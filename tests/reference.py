@@ -33,3 +33,42 @@ def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameCon
                                           for m in config.ting_hu_multiples])
             values[b] += weight * value
     return values / weights.sum()
+
+
+def naive_hold_outcomes(hold: tuple[int, ...], unseen: np.ndarray, fa_bet: float, config: GameConfig,
+                        bonus: float = 0.0) -> tuple[dict[tuple[str, float], int], float]:
+    """Outcome counts of betting F on a hold, every community multiset and its ting decision recomputed
+    (best EV, ties within 1e-12 to less money at risk): {(kind, G): card combinations of the six
+    community cards}, and the summed bonus net of the paths that bet G."""
+    g = config.geometry
+    hand = counts_of(hold, g)
+    rows, weights = multisets(np.append(unseen, 0), 4)
+    left = int(unseen.sum())
+    last_two = (left - 4) * (left - 5) // 2
+    counts: dict[tuple[str, float], int] = {}
+    bonus_sum = 0.0
+
+    def add(key: tuple[str, float], n: int) -> None:
+        if n:
+            counts[key] = counts.get(key, 0) + n
+
+    for row, weight in zip(rows, weights):
+        weight = int(weight)
+        level = hu_level(hand + row, g)
+        if level:
+            add(("fa_hu_flush" if level == 2 else "fa_hu", 0.0), weight * last_two)
+            continue
+        n_hu, n_flush, bonus_mean, total = ting_outcomes(hand, row, unseen - row[:-1], config)
+        bets = [0.0] + [m * fa_bet for m in config.ting_hu_multiples]
+        evs = [-(1.0 + fa_bet)] + [ting_bet_ev(n_hu, n_flush, total, fa_bet, b, config) + bonus * bonus_mean
+                                   for b in bets[1:]]
+        top = max(evs)
+        choice = next(i for i, ev in enumerate(evs) if ev >= top - 1e-12)
+        if choice == 0:
+            add(("fold_ting", 0.0), weight * total)
+        else:
+            add(("ting_hu", bets[choice]), weight * n_hu)
+            add(("ting_hu_flush", bets[choice]), weight * n_flush)
+            add(("ting_lose", bets[choice]), weight * (total - n_hu - n_flush))
+            bonus_sum += weight * total * bonus_mean
+    return counts, bonus_sum

@@ -144,3 +144,26 @@ def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
         expected = naive_hold_values(hold, unseen, config)
         got = fa_values(counts_of(hold, g), unseen, config)
         np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("config, bonus", [(TWO_SUITS, 0.0), (ODD_PAYS, 0.0), (LONG_SUIT, 5.0),
+                                           (GameConfig(suits=3, ranks=4, copies=2, jokers=1), 0.0)],
+                         ids=["two-suits", "odd-pays", "long-suit-B5", "reduced"])
+def test_hold_kernel_counts_outcomes_like_a_naive_enumeration(config: GameConfig, bonus: float) -> None:
+    """The hold kernel's tracked outcome counts (used by the solve's forward pass) against every
+    community multiset with its ting decision recomputed naively, for random holds and stubs."""
+    from solver.outcomes import hold_outcomes
+    from tests.reference import naive_hold_outcomes
+
+    rng = np.random.default_rng(8)
+    g = config.geometry
+    deck = [t for t in range(g.n_types) for _ in range(int(g.full_counts()[t]))]
+    for _ in range(12):
+        cards = [deck[i] for i in rng.choice(len(deck), 8, replace=False)]
+        hold = tuple(sorted(cards[:4]))  # the other four cards are dead
+        unseen = (g.full_counts() - np.bincount(cards, minlength=g.n_types))[: g.n_suited]
+        for fa in config.fa_hu_bets:
+            fast, fast_bonus = hold_outcomes(np.bincount(hold, minlength=g.n_types), unseen, fa, 0.0, config, bonus)
+            naive, naive_bonus = naive_hold_outcomes(hold, unseen, fa, config, bonus)
+            assert {(o.kind, o.ting_bet): n for o, n in fast.items()} == naive
+            assert fast_bonus == pytest.approx(naive_bonus, rel=1e-12, abs=1e-9)
