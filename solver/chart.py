@@ -10,7 +10,8 @@ probability thresholds. Everything is derived by code from the tables:
   jokers, and odd cards.
 - **Ranking**: each pattern is scored by the weighted mean EV of the deals
   whose optimal hold has it; the chart says "keep the highest-ranked pattern
-  your six cards contain" (the first such discard in canonical order).
+  your six cards contain". It does not say which discard when several keep
+  that pattern, so a player is priced as taking any of them (their mean EV).
 - **Double down** when the kept pattern is one for which optimal play
   doubles down on most deals (by weight).
 - **Claim** a tian-hu when optimal play claims most of those offered.
@@ -165,7 +166,8 @@ class _Deal:
     best_label: str
     claim_ev: float | None
     by_pattern: dict[str, tuple[float, float, str]]
-    """pattern -> (EV without DD, EV with DD, discard) for the first discard keeping it."""
+    """pattern -> (mean EV without DD, mean EV with DD, the discards) over the distinct discards keeping
+    it: the chart names a pattern, not which of its discards, so a player is priced as taking any."""
 
 
 def _deals(config: GameConfig, directory: Path) -> list[_Deal]:
@@ -180,13 +182,14 @@ def _deals(config: GameConfig, directory: Path) -> list[_Deal]:
                 claim_ev = e
             else:
                 evs[(parse_cards(d, geometry), b)] = e
-        by_pattern: dict[str, tuple[float, float, str]] = {}
-        for (discard, bet), ev in evs.items():  # options come in canonical order: the first discard wins
+        groups: dict[str, list[tuple[float, float, str]]] = defaultdict(list)
+        for (discard, bet), ev in evs.items():
             if bet == 0:
-                pattern = hold_pattern(remove_cards(hand, discard), geometry)
-                if pattern not in by_pattern:
-                    with_dd = next(e for (d, b), e in evs.items() if d == discard and b > 0)
-                    by_pattern[pattern] = (ev, with_dd, format_cards(discard, geometry))
+                with_dd = next(e for (d, b), e in evs.items() if d == discard and b > 0)
+                groups[hold_pattern(remove_cards(hand, discard), geometry)].append(
+                    (ev, with_dd, format_cards(discard, geometry)))
+        by_pattern = {p: (sum(g[0] for g in group) / len(group), sum(g[1] for g in group) / len(group),
+                          " or ".join(g[2] for g in group)) for p, group in groups.items()}
         best = "claim" if row["best_action"] == "claim" else (
             f"discard {row['best_discard']}" + (", double down" if row["best_bet"] else ""))
         out.append(_Deal(row["hand"], row["weight"], row["best_ev"], best, claim_ev, by_pattern))
@@ -198,10 +201,10 @@ def _choice(deal: _Deal, rank: dict[str, int], doubles: set[str], claim: bool) -
     if claim and deal.claim_ev is not None:
         return deal.claim_ev, "claim"
     pattern = min(deal.by_pattern, key=lambda p: rank.get(p, len(rank)))
-    plain, doubled, discard = deal.by_pattern[pattern]
+    plain, doubled, discards = deal.by_pattern[pattern]
     if pattern in doubles:
-        return doubled, f"discard {discard}, double down"
-    return plain, f"discard {discard}"
+        return doubled, f"keep {pattern} (discard {discards}), double down"
+    return plain, f"keep {pattern} (discard {discards})"
 
 
 def _total(deals: list[_Deal], rank: dict[str, int], doubles: set[str], claim: bool) -> float:
@@ -232,10 +235,8 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10) ->
         if d.best_label == "claim":
             continue
         discard = d.best_label.split(", ")[0].removeprefix("discard ")
-        pattern = next((p for p, (_, _, x) in d.by_pattern.items() if x == discard), None)
-        if pattern is None:  # the optimal discard is not the first keeping its pattern
-            hand = parse_cards(d.hand, config.geometry)
-            pattern = hold_pattern(remove_cards(hand, parse_cards(discard, config.geometry)), config.geometry)
+        hand = parse_cards(d.hand, config.geometry)
+        pattern = hold_pattern(remove_cards(hand, parse_cards(discard, config.geometry)), config.geometry)
         ev_sum[pattern] += d.weight * d.best_ev
         weight_of[pattern] += d.weight
         dd_weight[pattern] += d.weight if d.best_label.endswith("double down") else 0

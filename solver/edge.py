@@ -18,7 +18,7 @@ from .bonus import BonusTable, bonus_table
 from .config import GameConfig
 from .objective import RESTRICTIONS, Objective
 from .solve import Summary, load_summary, solve
-from .tables import default_directory
+from .tables import check_tables, default_directory
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,7 @@ def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_job
     else:
         directory = tables.parent / (tables.name + objective.suffix())
     if (directory / "summary.parquet").exists():
+        check_tables(directory, config, objective)  # tables of another objective are never reported as these
         return load_summary(directory, config)
     return solve(config, directory, bonus=objective.bonus, restriction=objective.restriction, n_jobs=n_jobs,
                  quiet=quiet)

@@ -48,8 +48,9 @@ class Objective:
         return {"bonus": self.bonus, "restriction": self.restriction}
 
     def suffix(self) -> str:
-        """Tail of the default table directory name: ``-bonus5``, ``-no-double-down`` or nothing."""
-        return (f"-bonus{self.bonus:g}" if self.bonus else "") + (
+        """Tail of the default table directory name: ``-bonus5.0``, ``-no-double-down`` or nothing
+        (the bonus written in full, so that two bonus bets never share a directory)."""
+        return (f"-bonus{self.bonus!r}" if self.bonus else "") + (
             "" if self.restriction == "optimal" else f"-{self.restriction}")
 
     def playing_config(self, config: GameConfig) -> GameConfig:

@@ -49,13 +49,6 @@ class Outcome:
         bets = [(name, v) for name, v in (("DD", self.double_down), ("F", self.fa_bet), ("G", self.ting_bet)) if v]
         return " ".join([self.kind] + [f"{name}={v:g}" for name, v in bets])
 
-    @staticmethod
-    def from_label(label: str) -> Outcome:
-        """Inverse of :meth:`label`."""
-        kind, *bets = label.split()
-        values = {name: float(v) for name, v in (b.split("=") for b in bets)}
-        return Outcome(kind, values.get("DD", 0.0), values.get("F", 0.0), values.get("G", 0.0))
-
     def total_bet(self) -> float:
         """T + DD + F + G placed in this outcome."""
         return 1.0 + self.double_down + self.fa_bet + self.ting_bet

@@ -48,6 +48,7 @@ from .options import Option, best_index
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
 from .symmetry import canonical, deal_classes, encode
 from .tables import (
+    describe,
     file_metadata,
     prepare_directory,
     read_metadata,
@@ -82,7 +83,7 @@ class ChunkResult:
 
     deals: list[dict[str, Any]]
     draws: list[dict[str, Any]]
-    counts: Counter = field(default_factory=Counter)  # (slot, outcome label) -> combinations
+    counts: Counter = field(default_factory=Counter)  # (slot, Outcome) -> combinations
     bonus_net: Counter = field(default_factory=Counter)  # slot -> summed bonus net of settled bonus bets
 
 
@@ -143,7 +144,7 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
                              "tian_hu": level, **_option_columns(options, best, geometry)})
         if chosen.action == "claim":
             k4, k2 = slot_scale(geometry, 0)
-            result.counts[(0, Outcome("tian_hu_flush" if level == 2 else "tian_hu").label())] += (
+            result.counts[(0, Outcome("tian_hu_flush" if level == 2 else "tian_hu"))] += (
                 weight * n_draws * k4 * k2)
             continue
         kept = remove_cards(hand, chosen.discard)
@@ -159,7 +160,7 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
             paths = weight * int(draw_weight)
             entry.reach += paths
             for outcome, n in entry.counts.items():
-                result.counts[(entry.slot, outcome.label())] += paths * n
+                result.counts[(entry.slot, outcome)] += paths * n
             result.bonus_net[entry.slot] += paths * entry.bonus_net
     for (c_hand, c_dead, dd), entry in memo.items():
         result.draws.append({"key": encode(geometry, c_hand, c_dead), "hand": format_cards(c_hand, geometry),
@@ -191,29 +192,30 @@ def _write_chunk(directory: Path, index: int, result: ChunkResult, metadata: dic
     deal_path, draw_path = _chunk_paths(directory, index)
     write_table(draw_path, pa.Table.from_pylist(result.draws, schema=DRAW_SCHEMA), metadata)
     totals = {
-        "counts": [[slot, label, str(n)] for (slot, label), n in sorted(result.counts.items())],
+        "counts": [[slot, o.kind, o.double_down, o.fa_bet, o.ting_bet, str(n)]
+                   for (slot, o), n in sorted(result.counts.items())],
         "bonus_net": [[slot, value] for slot, value in sorted(result.bonus_net.items())],
     }
     chunk_meta = {**metadata, b"mahjong_poker_chunk": json.dumps(totals).encode()}
     write_table(deal_path, pa.Table.from_pylist(result.deals, schema=DEAL_SCHEMA), chunk_meta)
 
 
-def _chunk_done(directory: Path, index: int) -> bool:
+def _chunk_done(directory: Path, index: int, wanted: dict[str, Any]) -> bool:
+    """Whether chunk ``index`` is finished, readable, and made for the solve described by ``wanted``."""
     deal_path, draw_path = _chunk_paths(directory, index)
     if not (deal_path.exists() and draw_path.exists()):
         return False
     try:  # a file that cannot be read (a disk fault, a copy cut short) is redone
-        pq.read_schema(deal_path)
-        pq.read_schema(draw_path)
-    except (OSError, pa.ArrowInvalid):
+        found = [read_metadata(path) for path in (deal_path, draw_path)]
+    except (OSError, pa.ArrowInvalid, ValueError, InputError):
         return False
-    return True
+    return all(meta.get(k) == v for meta in found for k, v in wanted.items())
 
 
 def _chunk_totals(directory: Path, index: int) -> tuple[Counter, Counter]:
     raw = pq.read_schema(_chunk_paths(directory, index)[0]).metadata[b"mahjong_poker_chunk"]
     totals = json.loads(raw)
-    counts = Counter({(slot, label): int(n) for slot, label, n in totals["counts"]})
+    counts = Counter({(slot, Outcome(kind, dd, fa, g)): int(n) for slot, kind, dd, fa, g, n in totals["counts"]})
     bonus_net = Counter({slot: value for slot, value in totals["bonus_net"]})
     return counts, bonus_net
 
@@ -304,7 +306,7 @@ class Summary:
     def decisions(self) -> dict[str, Any]:
         """How often each decision is taken, per hand."""
         fa_sizes = sorted({r.outcome.fa_bet for r in self.outcomes if r.outcome.fa_bet})
-        ting_sizes = sorted({r.outcome.ting_bet for r in self.outcomes if r.outcome.ting_bet})
+        ting_sizes = sorted({(r.outcome.fa_bet, r.outcome.ting_bet) for r in self.outcomes if r.outcome.ting_bet})
         return {
             "claim_tian_hu": float(self.rate(lambda o: o.kind.startswith("tian_hu"))),
             "decline_tian_hu": float(self.tian_hu_declined),
@@ -315,7 +317,8 @@ class Summary:
             "fa_hu_bet": {f"{f:g}": float(self.rate(lambda o, f=f: o.fa_bet == f)) for f in fa_sizes},
             "won_at_fa_hu": float(self.rate(lambda o: o.kind.startswith("fa_hu"))),
             "fold_ting_hu": float(self.rate(lambda o: o.kind == "fold_ting")),
-            "ting_hu_bet": {f"{g:g}": float(self.rate(lambda o, g=g: o.ting_bet == g)) for g in ting_sizes},
+            "ting_hu_bet": {f"F={f:g} G={g:g}": float(self.rate(lambda o, f=f, g=g: (o.fa_bet, o.ting_bet) == (f, g)))
+                            for f, g in ting_sizes},
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -342,13 +345,11 @@ def summarise(config: GameConfig, objective: Objective, counts: Counter, bonus_n
     denominators = {slot: slot_denominator(geometry, slot) for slot in slots}
     common = lcm(*denominators.values())
     by_outcome: Counter = Counter()
-    for (slot, label), n in counts.items():
-        by_outcome[label] += n * (common // denominators[slot])
+    for (slot, outcome), n in counts.items():
+        by_outcome[outcome] += n * (common // denominators[slot])
     assert sum(by_outcome.values()) == common, "outcome probabilities must sum to 1"
-    rows = []
-    for label in sorted(by_outcome, key=lambda s: _order(Outcome.from_label(s))):
-        outcome = Outcome.from_label(label)
-        rows.append(OutcomeRow(outcome, outcome.net(config), by_outcome[label], Fraction(by_outcome[label], common)))
+    rows = [OutcomeRow(o, o.net(config), by_outcome[o], Fraction(by_outcome[o], common))
+            for o in sorted(by_outcome, key=_order)]
     bonus_per_hand = sum(value / denominators[slot] for slot, value in sorted(bonus_net.items()))
     return _summary(config, rows, common, ev=ev_sum / comb(geometry.size, 6), deal_classes=deal_classes_n,
                     deals=comb(geometry.size, 6), draw_states=draw_states, bonus_bet=objective.bonus,
@@ -409,7 +410,8 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     if (directory / "summary.parquet").exists():
         return load_summary(directory, config)
     metadata = file_metadata(config, objective)
-    pending = [i for i in range(n_chunks) if not _chunk_done(directory, i)]
+    wanted = describe(config, objective)
+    pending = [i for i in range(n_chunks) if not _chunk_done(directory, i, wanted)]
     done_classes = len(hands) - sum(len(hands[i * chunk_size:(i + 1) * chunk_size]) for i in pending)
     if not quiet:
         print(f"solving {len(hands)} deal classes in {n_chunks} chunks ({n_chunks - len(pending)} already done) "
@@ -532,7 +534,8 @@ def load_summary(directory: Path | str, config: GameConfig) -> Summary:
     check_tables(directory, config, Objective(found["bonus"], found.get("restriction", "optimal")))
     row = pq.read_table(directory / "summary.parquet").to_pylist()[0]
     denominator = int(row["denominator"])
-    rows = [OutcomeRow(Outcome.from_label(r["outcome"]), r["net"], int(r["combinations"]),
+    rows = [OutcomeRow(Outcome(r["kind"], r["double_down"], r["fa_bet"], r["ting_bet"]), r["net"],
+                       int(r["combinations"]),
                        Fraction(int(r["combinations"]), denominator))
             for r in pq.read_table(directory / "outcomes.parquet").to_pylist()]
     return _summary(config, rows, denominator, ev=row["ev"], deal_classes=row["deal_classes"], deals=row["deals"],

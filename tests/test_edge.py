@@ -63,7 +63,7 @@ def test_bonus_both_ways(sheet) -> None:
     assert b["total_ev"] >= a["total_ev"] - 1e-12 and a["main_game_ev"] >= b["main_game_ev"] - 1e-12
     assert b["total_ev"] == pytest.approx(both.bonus_aware.ev, abs=1e-12)  # the solve's objective
     tables = Path(sheet.summary.directory)
-    assert (tables.parent / f"{tables.name}-bonus5" / "summary.parquet").exists()  # solved beside the main tables
+    assert (tables.parent / f"{tables.name}-bonus5.0" / "summary.parquet").exists()  # beside the main tables
 
 
 def test_simple_strategies_are_evaluated_exactly_and_never_beat_optimal(sheet, two_suit_tables) -> None:
@@ -80,7 +80,16 @@ def test_simple_strategies_are_evaluated_exactly_and_never_beat_optimal(sheet, t
     assert compared.summary.decisions()["decline_tian_hu"] > 0  # on this deck optimal play declines some
     assert float(by_name["always-claim-tian-hu"].ev_exact) < optimal - 1e-6
     minimum = by_name["minimum-bets"].decisions()
-    assert set(minimum["fa_hu_bet"]) <= {"1"} and set(minimum["ting_hu_bet"]) <= {"1"}
+    assert set(minimum["fa_hu_bet"]) <= {"1"} and set(minimum["ting_hu_bet"]) <= {"F=1 G=1"}
     assert float(by_name["minimum-bets"].ev_exact) < optimal - 1e-6
     rows = compared.to_json()["strategies"]
     assert rows[0]["strategy"] == "optimal" and all(r["loss_vs_optimal"] >= -1e-12 for r in rows)
+
+
+def test_tables_of_another_objective_are_not_reported_as_optimal(two_suit_tables) -> None:
+    from solver.errors import InputError
+
+    restricted = two_suit_tables.parent / (two_suit_tables.name + "-no-double-down")
+    assert (restricted / "summary.parquet").exists()  # solved by the comparison test
+    with pytest.raises(InputError, match="restriction"):
+        par_sheet(TWO_SUITS, restricted, quiet=True)

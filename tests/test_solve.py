@@ -199,3 +199,13 @@ def test_two_deck_configuration_agrees_with_the_pinned_plain_game_tree(tmp_path:
                 for o in pinned["outcomes"]}
     assert {outcome_key(r): r.probability for r in summary.outcomes} == expected
     assert simulate(config, tmp_path / "two-decks", 100_000, seed=5, n_jobs=2).agrees
+
+
+def test_bets_that_are_not_short_decimals_survive_the_tables(tmp_path: Path) -> None:
+    """F = 0.7 makes G = 3 F = 2.0999999999999996: outcomes are stored by their numbers, not by
+    rounded labels, so the reloaded return table and exact EV are the solved ones."""
+    config = GameConfig(suits=1, ranks=5, copies=3, jokers=1, fa_hu_bets=(0.7,), ting_hu_multiples=(1.0, 3.0))
+    summary = solve(config, tmp_path / "odd-bets", n_jobs=1, quiet=True)
+    again = load_summary(tmp_path / "odd-bets", config)
+    assert again.outcomes == summary.outcomes and again.ev_exact == summary.ev_exact
+    assert float(summary.ev_exact) == pytest.approx(summary.ev, abs=1e-12)
