@@ -209,3 +209,19 @@ def test_bets_that_are_not_short_decimals_survive_the_tables(tmp_path: Path) -> 
     again = load_summary(tmp_path / "odd-bets", config)
     assert again.outcomes == summary.outcomes and again.ev_exact == summary.ev_exact
     assert float(summary.ev_exact) == pytest.approx(summary.ev, abs=1e-12)
+
+
+def test_chunks_of_another_solve_are_redone(solved: Path, tmp_path: Path) -> None:
+    """A chunk file that belongs to another configuration (copied in by mistake) is not reused."""
+    import shutil
+
+    other = tmp_path / "other"
+    solve(GameConfig(suits=1, ranks=5, copies=3, jokers=1, tian_hu=4.0), other, n_jobs=1, quiet=True)
+    mixed = tmp_path / "mixed"
+    shutil.copytree(solved, mixed)
+    for name in TABLES:
+        (mixed / name).unlink()
+    for name in ("deals-00000.parquet", "draws-00000.parquet"):
+        shutil.copy(other / "chunks" / name, mixed / "chunks" / name)
+    solve(ONE_SUIT, mixed, n_jobs=1, quiet=True)
+    tables_equal(solved, mixed)
