@@ -33,7 +33,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="configs/reduced-3x4.toml")
     parser.add_argument("--tables", default="strategy_tables/reduced-3x4")
-    parser.add_argument("--hands", type=int, default=1_000_000)
+    parser.add_argument("--hands", type=int, default=4_000_000)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     cli = [sys.executable, "-m", "solver.cli"]
