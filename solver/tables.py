@@ -38,7 +38,7 @@ from .options import Option
 
 #: Bump when the tables' layout or meaning changes, or when a code change can change any number in
 #: them: tables and chunks of another format are never reused.
-FORMAT = 1
+FORMAT = 2
 METADATA_KEY = b"mahjong_poker"
 ROW_GROUP_SIZE = 4096
 
