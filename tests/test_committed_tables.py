@@ -1,0 +1,33 @@
+"""The tables committed in strategy_tables/ still match the code: a format or version change, or a
+change in any number, must come with regenerated tables (the command is in strategy_tables/README.md)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from solver.config import load_config
+from solver.query import best_play
+from solver.solve import load_summary
+
+ROOT = Path(__file__).parent.parent
+TABLES = ROOT / "strategy_tables" / "reduced-3x4"
+CONFIG = load_config(ROOT / "configs" / "reduced-3x4.toml")
+
+
+def test_committed_reduced_deck_tables_load_and_are_consistent() -> None:
+    summary = load_summary(TABLES, CONFIG)
+    assert summary.ev_exact == Fraction(36806465445697, 7730167945500)
+    assert float(summary.ev_exact) == pytest.approx(summary.ev, abs=1e-12)
+    assert sum(pq.read_table(TABLES / "deals.parquet")["weight"].to_pylist()) == comb(25, 6)
+
+
+def test_committed_tables_answer_as_the_evaluator_does() -> None:
+    hand = pq.read_table(TABLES / "deals.parquet", columns=["hand"]).slice(700, 1).to_pylist()[0]["hand"]
+    from_tables = best_play(hand, CONFIG, tables=TABLES)
+    assert from_tables.source == "tables"
+    assert from_tables.options == best_play(hand, CONFIG).options
