@@ -48,6 +48,8 @@ from .options import Option, best_index
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
 from .symmetry import canonical, deal_classes, encode
 from .tables import (
+    check_tables,
+    default_directory,
     describe,
     file_metadata,
     prepare_directory,
@@ -397,8 +399,6 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     """
     from tqdm import tqdm
 
-    from .tables import default_directory
-
     start = time.monotonic()
     geometry = config.geometry
     objective = Objective(bonus, restriction)
@@ -470,7 +470,7 @@ def _merge(directory: Path, config: GameConfig, objective: Objective, n_chunks: 
         deal_parts.append(pq.read_table(deal_path).replace_schema_metadata(None))
         draw_parts.append(pq.read_table(draw_path).replace_schema_metadata(None))
     deals = sort_by_key(pa.concat_tables(deal_parts), "key")
-    assert int(pa.compute.sum(deals["weight"]).as_py()) == comb(config.geometry.size, 6)
+    assert sum(deals["weight"].to_pylist()) == comb(config.geometry.size, 6)
     draws = _unique_draws(pa.concat_tables(draw_parts))
     ev_sum = 0.0
     for weight, ev in zip(deals["weight"].to_pylist(), deals["best_ev"].to_pylist()):  # class order: any chunking
@@ -525,8 +525,6 @@ def _outcome_table(summary: Summary) -> pa.Table:
 
 def load_summary(directory: Path | str, config: GameConfig) -> Summary:
     """The summary of a finished solve, rebuilt exactly from its files."""
-    from .tables import check_tables
-
     directory = Path(directory)
     if not (directory / "summary.parquet").exists():
         raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
