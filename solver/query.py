@@ -134,7 +134,7 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
         row = lookup(directory / "deals.parquet", encode(geometry, state.hand))
     elif state.stage == Stage.DRAW:
         row = lookup(directory / "draws.parquet", encode(geometry, state.hand, state.dead),
-                     [("double_down", "=", state.double_down)])
+                     [("double_down", state.double_down)])
     else:
         return None  # ting decisions are computed directly (about a millisecond)
     return None if row is None else options_from_row(row, geometry)

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import time
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
@@ -126,17 +127,29 @@ def check_tables(directory: Path, config: GameConfig, objective: Objective) -> N
         raise InputError(f"tables in {directory} were made for another solve: {problem}")
 
 
-def lookup(path: Path, key: int, extra: list[tuple[str, str, Any]] | None = None) -> dict[str, Any] | None:
-    """The row of a table with this ``key`` (and any extra equality filters), or None.
+def lookup(path: Path, key: int, extra: list[tuple[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The first row of a table with this ``key`` (and equal ``extra`` column values), or None.
 
-    The filter is pushed down to the row groups' statistics, so only the
-    row group that can hold the key is read.
+    Only the row groups whose ``key`` statistics can hold the key are read,
+    and with the plain parquet reader: the dataset and compute modules are
+    slow to import, and a query should not pay for them.
     """
-    filters = [("key", "=", key)] + list(extra or [])
-    table = pq.read_table(path, filters=filters)
-    if table.num_rows == 0:
-        return None
-    return table.slice(0, 1).to_pylist()[0]
+    handle = pq.ParquetFile(path)
+    column = handle.schema_arrow.get_field_index("key")
+    for group in range(handle.num_row_groups):
+        stats = handle.metadata.row_group(group).column(column).statistics
+        if stats is not None and stats.has_min_max and not stats.min <= key <= stats.max:
+            continue
+        rows = handle.read_row_group(group)
+        keys = rows.column("key").to_pylist()
+        wanted = {name: value for name, value in (extra or [])}
+        columns = {name: rows.column(name).to_pylist() for name in wanted}
+        for i in range(bisect_left(keys, key), len(keys)):
+            if keys[i] != key:
+                break
+            if all(columns[name][i] == value for name, value in wanted.items()):
+                return rows.slice(i, 1).to_pylist()[0]
+    return None
 
 
 def options_from_row(row: dict[str, Any], geometry: DeckGeometry) -> list[Option]:
