@@ -1,126 +1,280 @@
 """A strategy a person can learn, derived from a solve's tables, and what following it costs.
 
-First cut (issue 7): the deal decision as a ranked list of hold patterns
-with a double-down rule and a claim rule, and the ting decision as win
-probability thresholds. Everything is derived by code from the tables:
+Everything is derived by code from a main-game solve's tables:
 
 - A **hold pattern** names the kept cards in card-pattern words that do not
-  depend on suits' names or exact ranks: triplets, pairs, suited runs,
-  suited connectors (two consecutive ranks) and one-gaps (ranks two apart),
-  jokers, and odd cards.
-- **Ranking**: each pattern is scored by the weighted mean EV of the deals
-  whose optimal hold has it; the chart says "keep the highest-ranked pattern
-  your six cards contain". It does not say which discard when several keep
-  that pattern, so a player is priced as taking any of them (their mean EV).
-- **Double down** when the kept pattern is one for which optimal play
-  doubles down on most deals (by weight).
-- **Claim** a tian-hu when optimal play claims most of those offered.
-- **Cost**: the chart's deal decision is priced with the EVs stored in the
-  deal table (which assume optimal play afterwards), so its EV, and its
-  loss against optimal play, are exact for "chart at the deal, optimal
-  after". The deals where the chart loses most are listed as exceptions.
+  depend on suits' names or the direction of the ranks (``hold_pattern``).
+- **The deal and the draw** each get a ranked list: "take the first line
+  your cards allow". A line is a hold pattern with its bet (double down or
+  not; F), or an action (claim the hu; fold). A line does not say which
+  discard when several keep its pattern, so a player is priced as taking
+  any of them (their mean EV).
+- **Ranking**: lines start in the order of the mean EV of the hands where
+  optimal play takes them; a local search then moves lines and flips bets
+  while that raises the chart's exact total (``_search``).
+- **Cost**: the tables hold every option's EV under optimal play
+  afterwards, so each stage's loss against optimal play is exact for "this
+  stage by the chart, every other decision optimal". The hands where the
+  chart loses most are listed as exceptions.
 - **Ting**: the bets are linear in G, so the decision depends on the win
   probability alone (flushes aside): the thresholds follow from the
-  payouts exactly.
+  payouts exactly, and are restated as a number of outs.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow.parquet as pq
 
-from .cards import DeckGeometry, format_cards, parse_cards
-from .combinatorics import remove_cards
+from .cards import format_cards, parse_cards
 from .config import GameConfig
-from .objective import Objective
-from .tables import check_tables
-
-
-def hold_pattern(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
-    """Card-pattern words for a group of kept cards, e.g. ``pair + suited connector + joker``."""
-    suited = sorted(c for c in cards if c != geometry.joker)
-    jokers = len(cards) - len(suited)
-    parts: list[str] = []
-    counts = {t: suited.count(t) for t in sorted(set(suited))}
-    for n in counts.values():
-        if n >= 3:
-            parts.append("triplet" if n == 3 else "four of a kind")
-        elif n == 2:
-            parts.append("pair")
-    singles = [t for t, n in counts.items() if n == 1]
-    # Suited relations among the single cards, each card used once: runs, then connectors, then one-gaps.
-    relations: list[str] = []
-    left = set(singles)
-    for name, gaps in (("suited run", (1, 1)), ("suited connector", (1,)), ("suited one-gap", (2,))):
-        for t in sorted(left):
-            chain = [t]
-            for gap in gaps:
-                nxt = chain[-1] + gap
-                if nxt in left and geometry.suit_of(nxt) == geometry.suit_of(t):
-                    chain.append(nxt)
-            if len(chain) == len(gaps) + 1 and set(chain) <= left:
-                if name == "suited connector":  # open-ended (two ranks complete it) or at an edge (one)
-                    low, high = geometry.rank_of(chain[0]), geometry.rank_of(chain[-1])
-                    name_here = "open connector" if low > 1 and high < geometry.ranks else "edge connector"
-                    relations.append(f"suited {name_here}")
-                else:
-                    relations.append(name)
-                left -= set(chain)
-    parts += sorted(relations, key=lambda r: (["suited run", "suited open connector", "suited edge connector",
-                                               "suited one-gap"].index(r)))
-    pairs = parts.count("pair")
-    if pairs > 1:
-        parts = [p for p in parts if p != "pair"]
-        parts.insert(0, f"{pairs} pairs")
-    if jokers:
-        parts.append("joker" if jokers == 1 else f"{jokers} jokers")
-    if left:
-        parts.append("odd card" if len(left) == 1 else f"{len(left)} odd cards")
-    return " + ".join(parts) if parts else "nothing"
+from .document import Block, Bullets, Heading, Paragraph, Table, to_markdown
+from .objective import CHART, Objective
+from .patterns import PSEUDO, ChartRules, option_entry
+from .solve import Summary, load_summary
+from .tables import check_tables, options_from_row
 
 
 @dataclass(frozen=True)
-class PatternRule:
-    """One line of the deal chart."""
+class Rule:
+    """One line of a stage's ranked list: take the first line your cards allow."""
 
     rank: int
-    pattern: str
+    entry: str
+    """A hold pattern (what to keep), or ``claim the hu`` / ``fold``."""
+    bet: float
+    """With a hold pattern: the double-down (deal) or fa-hu bet F (draw) to make with it."""
     mean_ev: float
-    share: float
-    """Share of all deals whose optimal hold has this pattern."""
-    double_down: bool
+    """Weighted mean EV of the hands where the chart applies this line."""
+    coverage: float
+    """Share of the stage's hands (by weight) where this line is the one applied."""
     example: str
 
 
 @dataclass(frozen=True)
-class Chart:
-    """The human strategy and its exact cost."""
+class StageChart:
+    """The chart of one decision (the deal or the draw) and its exact cost there.
 
-    claim_tian_hu: bool
-    claim_rate: float
-    rules: list[PatternRule]
+    ``loss`` is per hand dealt, for "this stage by the chart, every other
+    decision optimal": each hand's loss is exact (the tables hold every
+    option's EV under optimal play afterwards).
+    """
+
+    stage: str
+    rules: list[Rule]
     optimal_ev: float
-    chart_ev: float
+    """Whole-game EV per hand dealt under optimal play."""
+    loss: float
     exceptions: list[dict[str, Any]]
-    ting_thresholds: list[dict[str, Any]]
 
     @property
-    def loss(self) -> float:
-        return self.optimal_ev - self.chart_ev
+    def chart_ev(self) -> float:
+        return self.optimal_ev - self.loss
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "claim_tian_hu": self.claim_tian_hu, "claim_rate": self.claim_rate,
-            "rules": [r.__dict__ for r in self.rules], "optimal_deal_ev": self.optimal_ev,
-            "chart_deal_ev": self.chart_ev, "loss": self.loss, "exceptions": self.exceptions,
-            "ting_thresholds": self.ting_thresholds,
-        }
+        return {"stage": self.stage, "rules": [r.__dict__ for r in self.rules], "optimal_ev": self.optimal_ev,
+                "chart_ev": self.chart_ev, "loss": self.loss, "exceptions": self.exceptions}
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The human strategy: a chart for the deal, one for the draw, and the ting decision by outs."""
+
+    deal: StageChart
+    draw: StageChart
+    ting_thresholds: list[dict[str, Any]]
+    ting_outs: list[dict[str, Any]]
+    exact: dict[str, Any] | None = None
+    """The whole chart's exact figures (``chart_exact``), when computed."""
+
+    @property
+    def optimal_ev(self) -> float:
+        return self.deal.optimal_ev
+
+    def rules(self) -> ChartRules:
+        """The deal and draw lists in the form the solve follows (for the chart's exact EV)."""
+        return ChartRules(tuple((r.entry, r.bet) for r in self.deal.rules),
+                          tuple((r.entry, r.bet) for r in self.draw.rules))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal": self.deal.to_json(), "draw": self.draw.to_json(),
+                "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact}
+
+
+@dataclass
+class _Situation:
+    """One deal class or post-draw state as a chart sees it."""
+
+    label: str
+    weight: int
+    best_ev: float
+    best_label: str
+    values: dict[str, list[float]]
+    """entry -> EV for each bet size (NaN where the entry has no such bet). Where several discards keep
+    the same pattern, the chart does not say which, so a player is priced as taking any (their mean)."""
+    discards: dict[str, str]
+
+
+def _bet_sizes(stage: str, config: GameConfig) -> tuple[float, ...]:
+    return (0.0, config.double_down) if stage == "deal" else tuple(config.fa_hu_bets)
+
+
+def _describe(stage: str, entry: str, bet: float, discards: str = "") -> str:
+    if entry in PSEUDO:
+        return entry
+    cards = f" (discard {discards})" if discards else ""
+    if stage == "deal":
+        return f"keep {entry}{cards}" + (", double down" if bet else "")
+    return f"keep {entry}{cards}, bet F = {bet:g}"
+
+
+def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situation]:
+    geometry = config.geometry
+    sizes = _bet_sizes(stage, config)
+    name, weight_column = ("deals.parquet", "weight") if stage == "deal" else ("draws.parquet", "reach")
+    out = []
+    for row in pq.read_table(directory / name).to_pylist():
+        hand = parse_cards(row["hand"], geometry)
+        evs: dict[str, list[list[float]]] = defaultdict(lambda: [[] for _ in sizes])
+        discards: dict[str, set[str]] = defaultdict(set)
+        options = options_from_row(row, geometry)
+        for option in options:
+            entry = option_entry(option, hand, geometry)
+            evs[entry][0 if entry in PSEUDO else sizes.index(option.bet)].append(option.ev)
+            if entry not in PSEUDO:
+                discards[entry].add(format_cards(option.discard, geometry))
+        values = {e: [sum(v) / len(v) if v else float("nan") for v in per_bet] for e, per_bet in evs.items()}
+        label = row["hand"] if stage == "deal" else (
+            f"{row['hand']} (dead {row['dead']}{', doubled down' if row['double_down'] else ''})")
+        best = options[row["best"]]
+        best_entry = option_entry(best, hand, geometry)
+        best_label = _describe(stage, best_entry, best.bet, format_cards(best.discard, geometry))
+        out.append(_Situation(label, row[weight_column], row["best_ev"], best_label, values,
+                              {e: " or ".join(sorted(d)) for e, d in discards.items()}))
+    return out
+
+
+def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray,
+            pseudo: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """Refine a ranked list and its bet choices by local search on the chart's exact total.
+
+    ``values[s, e, b]`` is situation s's EV with entry e and bet size b (NaN
+    where e is not available). Each step moves one entry to its best place
+    in the list, found for all places at once: with e taken out, every
+    situation falls back on its first available entry at position q, and e
+    takes it over exactly when e is inserted at or above q. Then each
+    entry's bet is set to the best for the hands where it applies.
+    """
+    n_situations, n_entries, _ = values.shape
+    present = ~np.isnan(values[:, :, 0])
+    rows = np.arange(n_situations)
+    big = n_entries + 1
+    while True:
+        improved = False
+        for e in list(order):
+            without = [x for x in order if x != e]
+            rank = np.full(n_entries, big)
+            rank[without] = np.arange(len(without))
+            ranked = np.where(present, rank[None, :], big)
+            base = ranked.argmin(axis=1)
+            q = ranked[rows, base]
+            movable = present[:, e] & (q < big)
+            delta = weights[movable] * (values[movable, e, bets[e]] - values[rows[movable], base[movable],
+                                                                               bets[base[movable]]])
+            per_q = np.bincount(q[movable], delta, minlength=n_entries)
+            gain = np.cumsum(per_q[::-1])[::-1]  # gain[j]: e inserted at place j takes every q >= j
+            here = order.index(e)
+            best = int(np.argmax(gain))
+            if gain[best] > gain[here] + 1e-12 * max(1.0, abs(gain[here])):
+                order = without[:best] + [e] + without[best:]
+                improved = True
+        rank = np.full(n_entries, big)
+        rank[order] = np.arange(len(order))
+        picks = np.where(present, rank[None, :], big).argmin(axis=1)
+        for e in order:
+            if pseudo[e]:
+                continue
+            applied = picks == e
+            totals = np.nansum(weights[applied, None] * values[applied, e, :], axis=0)
+            best_bet = int(np.argmax(totals))
+            if totals[best_bet] > totals[bets[e]] + 1e-12 * max(1.0, abs(totals[bets[e]])):
+                bets[e] = best_bet
+                improved = True
+        if not improved:
+            return order, bets
+
+
+def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, exceptions: int = 10) -> StageChart:
+    """Derive the ranked list of one decision from a main-game solve, refine it, and price it exactly.
+
+    The first ranking puts each entry by the weighted mean EV of the hands
+    where optimal play takes it; its bet is the one optimal play makes most
+    often with it. A local search (``_search``) then raises the chart's
+    exact total, and lines that no hand ever reaches are dropped.
+    """
+    directory = Path(tables)
+    check_tables(directory, config, Objective())
+    situations = _situations(stage, config, directory)
+    sizes = _bet_sizes(stage, config)
+    entries = sorted({e for s in situations for e in s.values})
+    index = {e: i for i, e in enumerate(entries)}
+    values = np.full((len(situations), len(entries), len(sizes)), np.nan)
+    for i, s in enumerate(situations):
+        for e, per_bet in s.values.items():
+            values[i, index[e]] = per_bet
+    weights = np.array([float(s.weight) for s in situations])
+    size = config.geometry.size
+    per_hand = comb(size, 6) * (1 if stage == "deal" else comb(size - 6, 2))
+    pseudo = np.array([e in PSEUDO for e in entries])
+    # Start from optimal play: each situation's best entry and bet.
+    flat = np.nanargmax(values.reshape(len(situations), -1), axis=1)
+    best = zip(flat // len(sizes), flat % len(sizes))
+    score: dict[int, float] = defaultdict(float)
+    mass: dict[int, float] = defaultdict(float)
+    bet_mass = np.zeros((len(entries), len(sizes)))
+    for s, (e, b) in zip(situations, best):
+        score[e] += s.weight * s.best_ev
+        mass[e] += s.weight
+        bet_mass[e, b] += s.weight
+    mean_present = np.nansum(weights[:, None] * values[:, :, 0], axis=0) / np.maximum(
+        (weights[:, None] * ~np.isnan(values[:, :, 0])).sum(axis=0), 1e-300)
+    order = sorted(range(len(entries)), key=lambda e: (e not in mass, -(score[e] / mass[e]) if e in mass
+                                                       else -mean_present[e], entries[e]))
+    bets = bet_mass.argmax(axis=1)
+    order, bets = _search(values, weights, order, bets, pseudo)
+    present = ~np.isnan(values[:, :, 0])
+    rank = np.full(len(entries), len(entries) + 1)
+    rank[order] = np.arange(len(order))
+    picks = np.where(present, rank[None, :], len(entries) + 1).argmin(axis=1)
+    chart_values = values[np.arange(len(situations)), picks, bets[picks]]
+    optimal = np.array([s.best_ev for s in situations])
+    losses = optimal - chart_values
+    rules = []
+    for e in order:
+        applied = np.flatnonzero(picks == e)
+        if applied.size == 0:
+            continue
+        example = situations[applied[np.argmax(weights[applied])]]
+        play = _describe(stage, entries[e], sizes[bets[e]], example.discards.get(entries[e], ""))
+        rules.append(Rule(len(rules) + 1, entries[e], sizes[bets[e]] if not pseudo[e] else 0.0,
+                          float(weights[applied] @ chart_values[applied] / weights[applied].sum()),
+                          float(weights[applied].sum() / weights.sum()), f"{example.label}: {play}"))
+    worst = [i for i in np.argsort(-weights * losses) if losses[i] > 1e-12][:exceptions]
+    total_loss = float(weights @ losses) / per_hand
+    rows = [{"hand": situations[i].label, "weight": situations[i].weight, "loss": float(losses[i]),
+             "weighted_loss": float(weights[i] * losses[i]) / per_hand,
+             "chart": _describe(stage, entries[picks[i]], sizes[bets[picks[i]]],
+                                situations[i].discards.get(entries[picks[i]], "")),
+             "optimal": situations[i].best_label} for i in worst]
+    optimal_ev = load_summary(directory, config).ev
+    return StageChart(stage, rules, optimal_ev, total_loss, rows)
 
 
 def ting_thresholds(config: GameConfig) -> list[dict[str, Any]]:
@@ -156,157 +310,144 @@ def ting_thresholds(config: GameConfig) -> list[dict[str, Any]]:
     return out
 
 
-@dataclass
-class _Deal:
-    """One deal class as the chart sees it: its options grouped by the pattern they keep."""
+def ting_outs_table(config: GameConfig, max_outs: int = 30) -> list[dict[str, Any]]:
+    """The ting decision by the number of outs: unseen card types' copies that complete a hu alone.
 
-    hand: str
-    weight: int
-    best_ev: float
-    best_label: str
-    claim_ev: float | None
-    by_pattern: dict[str, tuple[float, float, str]]
-    """pattern -> (mean EV without DD, mean EV with DD, the discards) over the distinct discards keeping
-    it: the chart names a pattern, not which of its discards, so a player is priced as taking any."""
-
-
-def _deals(config: GameConfig, directory: Path) -> list[_Deal]:
-    geometry = config.geometry
+    With ``a`` outs among the ``n`` unseen non-joker cards (no joker seen:
+    12 cards seen, of them 4 community), and no pair of non-outs that
+    completes together, the last two cards win with probability
+    1 - C(n - a, 2) / C(n, 2); each cell is the best option at that
+    probability (``ting_thresholds``, flushes counted as plain wins).
+    """
+    n = config.geometry.size - config.geometry.jokers - 12
     out = []
-    for row in pq.read_table(directory / "deals.parquet").to_pylist():
-        hand = parse_cards(row["hand"], geometry)
-        evs: dict[tuple[tuple[int, ...], float], float] = {}
-        claim_ev = None
-        for a, d, b, e in zip(row["actions"], row["discards"], row["bets"], row["evs"]):
-            if a == "claim":
-                claim_ev = e
-            else:
-                evs[(parse_cards(d, geometry), b)] = e
-        groups: dict[str, list[tuple[float, float, str]]] = defaultdict(list)
-        for (discard, bet), ev in evs.items():
-            if bet == 0:
-                with_dd = next(e for (d, b), e in evs.items() if d == discard and b > 0)
-                groups[hold_pattern(remove_cards(hand, discard), geometry)].append(
-                    (ev, with_dd, format_cards(discard, geometry)))
-        by_pattern = {p: (sum(g[0] for g in group) / len(group), sum(g[1] for g in group) / len(group),
-                          " or ".join(g[2] for g in group)) for p, group in groups.items()}
-        best = "claim" if row["best_action"] == "claim" else (
-            f"discard {row['best_discard']}" + (", double down" if row["best_bet"] else ""))
-        out.append(_Deal(row["hand"], row["weight"], row["best_ev"], best, claim_ev, by_pattern))
+    for fa, thresholds in zip(config.fa_hu_bets, ting_thresholds(config)):
+        for a in range(min(max_outs, n) + 1):
+            p = 1 - Fraction(comb(n - a, 2), comb(n, 2))
+            option = [s["option"] for s in thresholds["steps"] if Fraction(s.get("exact", "0")) <= p][-1]
+            out.append({"fa_bet": fa, "outs": a, "probability": float(p), "option": option, "unseen": n})
     return out
 
 
-def _choice(deal: _Deal, rank: dict[str, int], doubles: set[str], claim: bool) -> tuple[float, str]:
-    """EV and description of what the chart does with a deal."""
-    if claim and deal.claim_ev is not None:
-        return deal.claim_ev, "claim"
-    pattern = min(deal.by_pattern, key=lambda p: rank.get(p, len(rank)))
-    plain, doubled, discards = deal.by_pattern[pattern]
-    if pattern in doubles:
-        return doubled, f"keep {pattern} (discard {discards}), double down"
-    return plain, f"keep {pattern} (discard {discards})"
+def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, exact: bool = False,
+                n_jobs: int = -1, quiet: bool = True) -> Chart:
+    """The whole human strategy from a main-game solve: deal and draw charts, the ting decision by outs.
 
-
-def _total(deals: list[_Deal], rank: dict[str, int], doubles: set[str], claim: bool) -> float:
-    return sum(d.weight * _choice(d, rank, doubles, claim)[0] for d in deals)
-
-
-def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10) -> Chart:
-    """Derive the deal chart from a finished main-game solve, refine it, and price it exactly.
-
-    The first ranking scores each pattern by the weighted mean EV of the deals
-    whose optimal hold has it; then patterns are moved up or down the list,
-    and the double-down and claim rules flipped, while that raises the
-    chart's exact EV (a local search; each step is priced with the table).
+    With ``exact`` the whole chart is also priced exactly (``chart_exact``: a solve of its own).
     """
+    chart = Chart(build_stage_chart("deal", config, tables, exceptions),
+                  build_stage_chart("draw", config, tables, exceptions),
+                  ting_thresholds(config), ting_outs_table(config))
+    if not exact:
+        return chart
+    optimal = load_summary(tables, config)
+    summary = chart_exact(config, tables, chart.rules(), n_jobs, quiet)
+    return replace(chart, exact={
+        "ev": float(summary.ev_exact), "ev_exact": str(summary.ev_exact), "house_edge": summary.house_edge,
+        "element_of_risk": summary.element_of_risk, "optimal_ev_exact": str(optimal.ev_exact),
+        "loss": float(optimal.ev_exact - summary.ev_exact), "loss_exact": str(optimal.ev_exact - summary.ev_exact),
+        "tables": summary.directory})
+
+
+def chart_exact(config: GameConfig, tables: Path | str, rules: ChartRules, n_jobs: int = -1,
+                quiet: bool = True) -> Summary:
+    """The exact figures of playing ``rules`` at the deal and the draw (the ting decision optimal).
+
+    A solve with the chart restriction (:mod:`solver.objective`), written
+    beside the main tables (``<tables>-chart-<digest>``) and reused when
+    there. A post-draw hand that no rule covers (the chart's deal play can
+    reach hands optimal play never does) is played optimally.
+    """
+    from .solve import solve
+
     directory = Path(tables)
-    check_tables(directory, config, Objective())
-    total = comb(config.geometry.size, 6)
-    deals = _deals(config, directory)
-    ev_sum: dict[str, float] = defaultdict(float)
-    weight_of: dict[str, int] = defaultdict(int)
-    dd_weight: dict[str, int] = defaultdict(int)
-    example: dict[str, str] = {}
-    offered = claimed = 0
-    for d in deals:
-        if d.claim_ev is not None:
-            offered += d.weight
-            claimed += d.weight if d.best_label == "claim" else 0
-        if d.best_label == "claim":
-            continue
-        discard = d.best_label.split(", ")[0].removeprefix("discard ")
-        hand = parse_cards(d.hand, config.geometry)
-        pattern = hold_pattern(remove_cards(hand, parse_cards(discard, config.geometry)), config.geometry)
-        ev_sum[pattern] += d.weight * d.best_ev
-        weight_of[pattern] += d.weight
-        dd_weight[pattern] += d.weight if d.best_label.endswith("double down") else 0
-        example.setdefault(pattern, f"{d.hand}: {d.best_label}")
-    order = sorted(weight_of, key=lambda p: -ev_sum[p] / weight_of[p])
-    doubles = {p for p in order if 2 * dd_weight[p] > weight_of[p]}
-    claim = 2 * claimed >= offered
-    best = _total(deals, {p: i for i, p in enumerate(order)}, doubles, claim)
-    improved = True
-    while improved:  # local search over the ranking, the DD set and the claim rule
-        improved = False
-        for i in range(len(order)):
-            for j in range(len(order)):
-                if i == j:
-                    continue
-                trial = order[:i] + order[i + 1:]
-                trial.insert(j, order[i])
-                value = _total(deals, {p: k for k, p in enumerate(trial)}, doubles, claim)
-                if value > best + 1e-9:
-                    order, best, improved = trial, value, True
-        rank = {p: k for k, p in enumerate(order)}
-        for p in order:
-            trial_dd = doubles ^ {p}
-            value = _total(deals, rank, trial_dd, claim)
-            if value > best + 1e-9:
-                doubles, best, improved = trial_dd, value, True
-        value = _total(deals, rank, doubles, not claim)
-        if value > best + 1e-9:
-            claim, best, improved = not claim, value, True
-    rank = {p: k for k, p in enumerate(order)}
-    rules = [PatternRule(i + 1, p, ev_sum[p] / weight_of[p], weight_of[p] / total, p in doubles, example[p])
-             for i, p in enumerate(order)]
-    optimal = sum(d.weight * d.best_ev for d in deals)
-    chart = 0.0
-    losses = []
-    for d in deals:
-        ev, label = _choice(d, rank, doubles, claim)
-        chart += d.weight * ev
-        if d.best_ev - ev > 1e-12:
-            losses.append({"hand": d.hand, "weight": d.weight, "loss": d.best_ev - ev,
-                           "weighted_loss": d.weight * (d.best_ev - ev) / total, "chart": label,
-                           "optimal": d.best_label})
-    losses.sort(key=lambda x: -x["weighted_loss"])
-    return Chart(claim, claimed / offered if offered else 0.0, rules, optimal / total, chart / total,
-                 losses[:exceptions], ting_thresholds(config))
+    objective = Objective(restriction=CHART, chart=rules)
+    return solve(config, directory.parent / (directory.name + objective.suffix()), restriction=CHART,
+                 chart=rules, n_jobs=n_jobs, quiet=quiet)
 
 
-def chart_markdown(chart: Chart, geometry: DeckGeometry) -> str:
+def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> list[Block]:
+    bet_header = "double down" if chart.stage == "deal" else "bet"
+
+    def bet(rule: Rule) -> str:
+        if rule.entry in PSEUDO:
+            return ""
+        return ("yes" if rule.bet else "no") if chart.stage == "deal" else f"F = {rule.bet:g}"
+
+    rows = [[str(r.rank), r.entry, bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%", r.example]
+            for r in chart.rules]
+    return [
+        Heading(2, title, anchor), Paragraph(intro),
+        Table(["rank", "take the first line your cards allow", bet_header, "mean EV", "share of hands",
+               "example"], rows, "rllrrl"),
+        Paragraph(f"Playing this decision by the chart (every other decision optimally) is worth "
+                  f"{chart.chart_ev:+.6f} per hand against {chart.optimal_ev:+.6f} for optimal play: "
+                  f"a loss of **{chart.loss:.6f}** per hand dealt ({100 * chart.loss:.3f}% of the tian-hu bet)."),
+        Heading(3, f"Exceptions that cost the most ({chart.stage})"),
+        Table(["hand", "chart", "optimal", "loss when it happens", "share of the stage's loss"],
+              [[e["hand"], e["chart"], e["optimal"], f"{e['loss']:.4f}",
+                f"{100 * e['weighted_loss'] / chart.loss if chart.loss else 0.0:.1f}%"] for e in chart.exceptions],
+              "lllrr"),
+    ]
+
+
+def _outs_ranges(rows: list[dict[str, Any]]) -> str:
+    """``0-5: fold; 6-17: bet G = 1 F; 18 or more: bet G = 3 F`` for one F (rows in order of outs)."""
+    runs: list[list[dict[str, Any]]] = []
+    for row in rows:
+        if runs and runs[-1][-1]["option"] == row["option"]:
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    parts = []
+    for i, run in enumerate(runs):
+        low, high = run[0]["outs"], run[-1]["outs"]
+        span = f"{low} or more" if i == len(runs) - 1 else (f"{low}" if low == high else f"{low}-{high}")
+        parts.append(f"{span}: {run[0]['option']}")
+    return "; ".join(parts)
+
+
+def chart_document(chart: Chart) -> list[Block]:
+    """The chart as document blocks (``solver.document`` renders them as Markdown or HTML)."""
+    blocks: list[Block] = [Heading(1, "Strategy chart")]
+    if chart.exact is not None:
+        e = chart.exact
+        blocks.append(Paragraph(
+            f"Following the whole chart (the deal and the draw by the lists below, the ting decision by the "
+            f"exact thresholds) is worth **{e['ev']:+.9f}** per hand exactly ({e['ev_exact']}), against "
+            f"{float(Fraction(e['optimal_ev_exact'])):+.9f} for optimal play: a loss of **{e['loss']:.6f}** "
+            f"({100 * e['loss']:.3f}% of the tian-hu bet); house edge {100 * e['house_edge']:.4f}%."))
+    else:
+        blocks.append(Paragraph(
+            f"Each list's loss below is exact for that decision alone; together they cost about "
+            f"{chart.deal.loss + chart.draw.loss:.6f} per hand (`--exact` solves the whole chart exactly)."))
+    blocks += _stage_blocks(chart.deal, "The deal", "deal",
+                            "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
+                            "(discarding the other two) and double down where the line says so. The share "
+                            "of hands is the share of all deals where that line is the one applied.")
+    blocks += _stage_blocks(chart.draw, "The draw", "draw",
+                            "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
+                            "your six cards contain and bet F as the line says. Shares are of the hands "
+                            "reaching the draw under optimal play.")
+    n = chart.ting_outs[0]["unseen"]
+    by_fa: dict[float, list[dict[str, Any]]] = defaultdict(list)
+    for row in chart.ting_outs:
+        by_fa[row["fa_bet"]].append(row)
+    blocks += [
+        Heading(2, "The ting decision", "ting"),
+        Paragraph(f"Count the outs: the unseen cards (of {n} when no joker has been seen) each of which, with "
+                  "any second card, completes a hu that uses a hand card. Then, by the number of outs:"),
+        Bullets([f"F = {fa:g}: {_outs_ranges(rows)}" for fa, rows in by_fa.items()]),
+        Paragraph(f"A pair of unseen cards that completes a hu only together counts as 1/{n - 1} of an out; "
+                  "outs that complete a flush hu are worth a little more than the table assumes. The exact "
+                  "rule is a win probability threshold:"),
+        Bullets([f"F = {t['fa_bet']:g}: " + "; ".join(
+            f"from {s.get('exact', '0')} ({s['from_probability']:.4f}): {s['option']}" for s in t["steps"])
+            for t in chart.ting_thresholds]),
+    ]
+    return blocks
+
+
+def chart_markdown(chart: Chart) -> str:
     """The chart as a Markdown document."""
-    lines = ["# Strategy chart", "", "## The deal", ""]
-    lines.append(f"- **Tian-hu**: {'claim it' if chart.claim_tian_hu else 'decline it'} "
-                 f"(optimal play claims {100 * chart.claim_rate:.1f}% of those offered).")
-    lines.append("- **Discard**: keep the highest-ranked pattern your six cards contain; "
-                 "**double down** where the table says so.")
-    lines += ["", "| rank | keep | double down | mean EV | share of deals | example |", "|---|---|---|---|---|---|"]
-    for r in chart.rules:
-        lines.append(f"| {r.rank} | {r.pattern} | {'yes' if r.double_down else 'no'} | {r.mean_ev:+.4f} | "
-                     f"{100 * r.share:.2f}% | {r.example} |")
-    lines += ["", f"Following this chart at the deal (and playing optimally afterwards) is worth "
-              f"{chart.chart_ev:+.6f} per hand against {chart.optimal_ev:+.6f} for optimal play: "
-              f"a loss of {chart.loss:.6f} ({100 * chart.loss:.3f}% of the tian-hu bet).", "",
-              "### Exceptions that cost the most", "",
-              "| hand | chart | optimal | loss when dealt | share of the total loss |", "|---|---|---|---|---|"]
-    for e in chart.exceptions:
-        share = e["weighted_loss"] / chart.loss if chart.loss else 0.0
-        lines.append(f"| {e['hand']} | {e['chart']} | {e['optimal']} | {e['loss']:.4f} | {100 * share:.1f}% |")
-    lines += ["", "## The ting decision", "",
-              "Bet sizes depend only on the probability that the last two cards complete a hu "
-              "(winning pairs of unseen cards over all pairs; flushes counted as plain wins):", ""]
-    for t in chart.ting_thresholds:
-        steps = "; ".join(f"from {s['from_probability']:.4f}: {s['option']}" for s in t["steps"])
-        lines.append(f"- F = {t['fa_bet']:g}: {steps}")
-    return "\n".join(lines) + "\n"
+    return to_markdown(chart_document(chart))

@@ -330,33 +330,46 @@ def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_chart(args: argparse.Namespace) -> None:
-    """Derive a strategy chart a person can learn from a solve's tables, and price it exactly.
+    """Derive a strategy chart a person can learn from a solve's tables, price it exactly, draw it.
 
-    First cut: the deal decision as a ranked list of hold patterns (in
-    card-pattern words, with an example hand each and the share of deals it
-    covers), a double-down rule and a claim rule, refined by a local search
-    on the chart's exact EV (chart at the deal, optimal play after), the
-    deals where it loses most, and the ting decision as exact win
-    probability thresholds. Writes chart.md (and chart.json) into --out.
+    The deal and the draw each get a ranked list of hold patterns (in
+    card-pattern words, with an example hand each and the share of hands it
+    covers) with their bets and the claim and fold lines, refined by a local
+    search on the chart's exact EV; the hands where it loses most; the ting
+    decision by number of outs. Printed as Markdown (or --json); with --out
+    DIR also written there in each --format: md (chart.md, chart.json),
+    png and svg (pictures), html (index.html: chart, pictures, par sheet).
+    Each list's loss is exact for its decision alone; --exact prices the
+    whole chart exactly, with a solve that follows it.
     """
     from .chart import build_chart, chart_markdown
     from .objective import Objective
+    from .report import parse_formats, write_report
     from .tables import default_directory
 
     config = _config(args)
-    chart = build_chart(config, args.tables or default_directory(config, Objective()))
-    text = chart_markdown(chart, config.geometry)
+    tables = Path(args.tables) if args.tables else default_directory(config, Objective())
+    formats = parse_formats(args.format)
+    quiet = args.json or args.quiet
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "chart.md").write_text(text)
-        (out / "chart.json").write_text(json.dumps(chart.to_json(), indent=1))
-    print(json.dumps(chart.to_json()) if args.json else text, end="" if not args.json else "\n")
+        chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet)
+        if not args.json:
+            print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
+    else:
+        chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet)
+    print(json.dumps(chart.to_json()) if args.json else chart_markdown(chart), end="\n" if args.json else "")
 
 
 def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
-    parser.add_argument("--out", metavar="DIR", help="also write chart.md and chart.json into DIR")
+    _add_tables(parser, "a finished main-game solve (default: strategy_tables/<fingerprint>)")
+    parser.add_argument("--out", metavar="DIR", help="also write the chart, pictures and report into DIR")
+    parser.add_argument("--format", default="png,svg,html,md", metavar="LIST",
+                        help="what --out writes, comma-separated: png, svg, html, md (default: all)")
+    parser.add_argument("--exact", action="store_true",
+                        help="also price the whole chart exactly: a solve that follows it (as long as the "
+                             "main solve; kept beside the tables and reused)")
+    _add_jobs(parser, -1, "processes for --exact (default: all cores)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar for --exact")
 
 
 Command = tuple[Callable[[argparse.Namespace], None], str, Callable[[argparse.ArgumentParser], None]]
@@ -365,7 +378,8 @@ COMMANDS: dict[str, Command] = {
     "solve": (cmd_solve, "solve the whole game: strategy tables, house edge, element of risk", _add_solve_arguments),
     "edge": (cmd_edge, "par sheet: return table, house edge, element of risk, bonus both ways", _add_edge_arguments),
     "simulate": (cmd_simulate, "Monte Carlo check of the solve with real shuffled decks", _add_simulate_arguments),
-    "chart": (cmd_chart, "a strategy chart a person can learn, priced exactly (first cut)", _add_chart_arguments),
+    "chart": (cmd_chart, "a strategy chart a person can learn, priced exactly; pictures; an HTML report",
+              _add_chart_arguments),
     "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet", _no_arguments),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu", _no_arguments),
 }

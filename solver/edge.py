@@ -16,6 +16,7 @@ from typing import Any
 
 from .bonus import BonusTable, bonus_table
 from .config import GameConfig
+from .document import Block, Heading, Paragraph, Table
 from .objective import RESTRICTIONS, Objective
 from .solve import Summary, load_summary, solve
 from .tables import check_tables, default_directory
@@ -109,3 +110,40 @@ def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float
     strategies = tuple((name, _solved(config, base, Objective(restriction=name), n_jobs, quiet))
                        for name in RESTRICTIONS if compare and name != "optimal")
     return ParSheet(config, main, bonus_table(config), comparison, strategies)
+
+
+def par_sheet_document(sheet: ParSheet) -> list[Block]:
+    """The par sheet as document blocks (``solver.document`` renders them as Markdown or HTML)."""
+    data = sheet.to_json()
+    s = sheet.summary
+    figures = [
+        ("EV per hand", f"{data['ev']:+.12f}", data["ev_exact"]),
+        ("house edge", f"{data['house_edge']:.12f} ({100 * data['house_edge']:.4f}%)", data["house_edge_exact"]),
+        ("element of risk", f"{data['element_of_risk']:.12f} ({100 * data['element_of_risk']:.4f}%)", ""),
+        ("average total bet", f"{data['average_total_bet']:.6f}",
+         " + ".join(f"{k} {v:.6f}" for k, v in data["average_bets"].items())),
+        ("standard deviation per hand", f"{data['std_dev']:.6f}", f"variance {data['variance']:.6f}"),
+        ("hit frequency", f"{data['hit_frequency']:.6f}", ""),
+        ("bonus, per resolved bet", f"EV {data['bonus_per_resolved_bet']['ev']:+.6f}",
+         f"house edge {100 * data['bonus_per_resolved_bet']['house_edge']:.4f}%"),
+        ("bonus, per bet placed (lone player)", f"EV {data['bonus_per_bet_placed']['ev']:+.6f}",
+         f"settled on {data['bonus_per_bet_placed']['settled']:.6f} of hands"),
+    ]
+    decisions = []
+    for name, value in data["decisions"].items():
+        if isinstance(value, dict):
+            decisions += [(f"{name.replace('_', ' ')} {k}", f"{v:.6f}") for k, v in value.items()]
+        else:
+            decisions.append((name.replace("_", " "), f"{value:.6f}"))
+    return [
+        Heading(2, "Par sheet: optimal play", "par-sheet"),
+        Paragraph(f"Exact figures from the solve in {s.directory}, per hand, in units of the tian-hu bet. "
+                  f"Combinations are out of {data['denominator']}."),
+        Table(["figure", "value", "exact / detail"], figures, "lrl"),
+        Heading(3, "Return table"),
+        Table(["outcome", "net", "combinations", "probability", "return"],
+              [[o["outcome"], f"{o['net']:+g}", o["combinations"], f"{o['probability']:.10f}",
+                f"{o['return']:+.10f}"] for o in data["outcomes"]], "lrrrr"),
+        Heading(3, "Decisions (probability per hand)"),
+        Table(["decision", "probability"], decisions, "lr"),
+    ]

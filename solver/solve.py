@@ -44,8 +44,9 @@ from .draw import draw_options, unseen_suited
 from .errors import InputError
 from .hu import hu_level
 from .objective import Objective
-from .options import Option, best_index
+from .options import Option
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
+from .patterns import ChartRules
 from .symmetry import canonical, deal_classes, encode
 from .tables import (
     check_tables,
@@ -107,25 +108,32 @@ def _option_columns(options: list[Option], best: int, geometry: DeckGeometry) ->
 
 def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
                 objective: Objective) -> DrawEntry:
-    """Value a canonical post-draw state and count the outcomes of playing it optimally."""
+    """Value a canonical post-draw state and count the outcomes of playing it as ``objective`` does
+    (counts times ``mix_unit``: see :mod:`solver.objective`)."""
     geometry = config.geometry
     play = objective.playing_config(config)
     options = draw_options(hand, dead, double_down, play, objective.bonus, threads=1)
-    best = best_index(options)
-    chosen = options[best]
+    chosen = objective.choices("draw", options, hand, geometry)
     slot = sum(1 for c in hand + dead if c == geometry.joker)
     k4, k2 = slot_scale(geometry, slot)
+    unit = objective.mix_unit
+    counts: Counter = Counter()
     bonus_net = 0.0
-    if chosen.action == "claim":
-        flush = hu_level(counts_of(hand, geometry), geometry) == 2
-        counts = {Outcome("di_hu_flush" if flush else "di_hu", double_down): k4 * k2}
-    elif chosen.action == "fold":
-        counts = {Outcome("fold_fa", double_down): k4 * k2}
-    else:
-        hold = remove_cards(hand, chosen.discard)
-        counts, bonus_net = hold_outcomes(counts_of(hold, geometry), unseen_suited(hand + dead, config),
-                                          chosen.bet, double_down, play, objective.bonus)
-    return DrawEntry(options, best, slot, counts, bonus_net)
+    for index in chosen:
+        option, share = options[index], unit // len(chosen)
+        if option.action == "claim":
+            flush = hu_level(counts_of(hand, geometry), geometry) == 2
+            counts[Outcome("di_hu_flush" if flush else "di_hu", double_down)] += k4 * k2 * share
+        elif option.action == "fold":
+            counts[Outcome("fold_fa", double_down)] += k4 * k2 * share
+        else:
+            hold = remove_cards(hand, option.discard)
+            hold_counts, hold_bonus = hold_outcomes(counts_of(hold, geometry), unseen_suited(hand + dead, config),
+                                                    option.bet, double_down, play, objective.bonus)
+            for outcome, n in hold_counts.items():
+                counts[outcome] += n * share
+            bonus_net += hold_bonus * share
+    return DrawEntry(options, chosen[0], slot, dict(counts), bonus_net)
 
 
 def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, objective: Objective) -> ChunkResult:
@@ -134,36 +142,39 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
     result = ChunkResult([], [])
     memo: dict[tuple, DrawEntry] = {}
     n_draws = comb(geometry.size - 6, 2)
+    unit = objective.mix_unit
     for row, weight in zip(hands, weights):
         hand = tuple(int(c) for c in row)
         weight = int(weight)
         options = deal_options(hand, objective.playing_config(config), bonus_bet=objective.bonus)
-        allowed = objective.allowed_deal_options(options)
-        best = allowed[best_index([options[i] for i in allowed])]
-        chosen = options[best]
+        chosen = objective.choices("deal", options, hand, geometry)
         level = int(hu_level(counts_of(hand, geometry), geometry))
+        columns = _option_columns(options, chosen[0], geometry)
+        columns["best_ev"] = sum(options[i].ev for i in chosen) / len(chosen)  # a chart's mix: the mean
         result.deals.append({"key": encode(geometry, hand), "hand": format_cards(hand, geometry), "weight": weight,
-                             "tian_hu": level, **_option_columns(options, best, geometry)})
-        if chosen.action == "claim":
-            k4, k2 = slot_scale(geometry, 0)
-            result.counts[(0, Outcome("tian_hu_flush" if level == 2 else "tian_hu"))] += (
-                weight * n_draws * k4 * k2)
-            continue
-        kept = remove_cards(hand, chosen.discard)
-        unseen = geometry.full_counts() - counts_of(hand, geometry)
-        rows, draw_weights = multisets(unseen, 2)
-        for draw_row, draw_weight in zip(rows, draw_weights):
-            after = tuple(sorted(kept + cards_of(draw_row)))
-            (c_hand, c_dead), _ = canonical(geometry, after, chosen.discard)
-            memo_key = (c_hand, c_dead, chosen.bet)
-            entry = memo.get(memo_key)
-            if entry is None:
-                entry = memo[memo_key] = _draw_entry(c_hand, c_dead, chosen.bet, config, objective)
-            paths = weight * int(draw_weight)
-            entry.reach += paths
-            for outcome, n in entry.counts.items():
-                result.counts[(entry.slot, outcome)] += paths * n
-            result.bonus_net[entry.slot] += paths * entry.bonus_net
+                             "tian_hu": level, **columns})
+        for index in chosen:
+            option, share = options[index], weight * (unit // len(chosen))
+            if option.action == "claim":
+                k4, k2 = slot_scale(geometry, 0)
+                result.counts[(0, Outcome("tian_hu_flush" if level == 2 else "tian_hu"))] += (
+                    share * n_draws * k4 * k2 * unit)
+                continue
+            kept = remove_cards(hand, option.discard)
+            unseen = geometry.full_counts() - counts_of(hand, geometry)
+            rows, draw_weights = multisets(unseen, 2)
+            for draw_row, draw_weight in zip(rows, draw_weights):
+                after = tuple(sorted(kept + cards_of(draw_row)))
+                (c_hand, c_dead), _ = canonical(geometry, after, option.discard)
+                memo_key = (c_hand, c_dead, option.bet)
+                entry = memo.get(memo_key)
+                if entry is None:
+                    entry = memo[memo_key] = _draw_entry(c_hand, c_dead, option.bet, config, objective)
+                paths = share * int(draw_weight)
+                entry.reach += paths
+                for outcome, n in entry.counts.items():
+                    result.counts[(entry.slot, outcome)] += paths * n
+                result.bonus_net[entry.slot] += paths * entry.bonus_net
     for (c_hand, c_dead, dd), entry in memo.items():
         result.draws.append({"key": encode(geometry, c_hand, c_dead), "hand": format_cards(c_hand, geometry),
                              "dead": format_cards(c_dead, geometry), "double_down": dd, "reach": entry.reach,
@@ -344,7 +355,8 @@ def summarise(config: GameConfig, objective: Objective, counts: Counter, bonus_n
     """Turn summed outcome counts into the game's figures."""
     geometry = config.geometry
     slots = sorted({slot for slot, _ in counts})
-    denominators = {slot: slot_denominator(geometry, slot) for slot in slots}
+    # A chart's mixed strategy multiplies every path's count by mix_unit at each of its two discards.
+    denominators = {slot: slot_denominator(geometry, slot) * objective.mix_unit**2 for slot in slots}
     common = lcm(*denominators.values())
     by_outcome: Counter = Counter()
     for (slot, outcome), n in counts.items():
@@ -385,7 +397,7 @@ def _solve_indexed(index: int, hands: np.ndarray, weights: np.ndarray, config: G
 
 
 def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
-          restriction: str = "optimal", n_jobs: int = -1,
+          restriction: str = "optimal", chart: ChartRules | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
           quiet: bool = False, force: bool = False) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
@@ -401,7 +413,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
 
     start = time.monotonic()
     geometry = config.geometry
-    objective = Objective(bonus, restriction)
+    objective = Objective(bonus, restriction, chart)
     directory = Path(directory) if directory is not None else default_directory(config, objective)
     hands, weights = deal_classes(geometry)
     chunk_size = chunk_size or default_chunk_size(len(hands))
@@ -482,7 +494,7 @@ def _merge(directory: Path, config: GameConfig, objective: Objective, n_chunks: 
         "tian_hu_declined": Fraction(sum(w for w, level, best in deal_rows if level and best != "claim"),
                                      comb(size, 6)),
         "di_hu_declined": Fraction(sum(r for r, actions, best in draw_rows if "claim" in actions and best != "claim"),
-                                   comb(size, 6) * comb(size - 6, 2)),
+                                   comb(size, 6) * comb(size - 6, 2) * objective.mix_unit),
     }
     write_table(directory / "deals.parquet", deals, metadata)
     write_table(directory / "draws.parquet", draws, metadata)
@@ -529,7 +541,7 @@ def load_summary(directory: Path | str, config: GameConfig) -> Summary:
     if not (directory / "summary.parquet").exists():
         raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
     found = read_metadata(directory / "summary.parquet")
-    check_tables(directory, config, Objective(found["bonus"], found.get("restriction", "optimal")))
+    check_tables(directory, config, Objective.from_description(found))
     row = pq.read_table(directory / "summary.parquet").to_pylist()[0]
     denominator = int(row["denominator"])
     rows = [OutcomeRow(Outcome(r["kind"], r["double_down"], r["fa_bet"], r["ting_bet"]), r["net"],

@@ -1,0 +1,143 @@
+"""A small document model, so that one description of a chart or a par sheet renders as Markdown and as HTML.
+
+Blocks are headings, paragraphs, bullet lists, tables and figures; text may
+carry ``**bold**``. Nothing else: the reports need no more, and two small
+renderers are easier to trust than a templating dependency.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    anchor: str = ""
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Bullets:
+    items: Sequence[str]
+
+
+@dataclass(frozen=True)
+class Table:
+    header: Sequence[str]
+    rows: Sequence[Sequence[str]]
+    align: str = ""
+    """One letter per column, ``l`` or ``r`` (default: left)."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    """File stem of the picture: ``name.svg`` and ``name.png`` beside the document."""
+    caption: str
+    svg: str = field(default="", repr=False)
+    """The SVG text, inlined by the HTML renderer (the report must open offline, from one file)."""
+
+
+Block = Heading | Paragraph | Bullets | Table | Figure
+
+
+def to_markdown(blocks: Sequence[Block]) -> str:
+    """The blocks as Markdown (figures as image links to their PNG)."""
+    out: list[str] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            out += ["#" * block.level + " " + block.text, ""]
+        elif isinstance(block, Paragraph):
+            out += [block.text, ""]
+        elif isinstance(block, Bullets):
+            out += [f"- {item}" for item in block.items] + [""]
+        elif isinstance(block, Table):
+            align = block.align or "l" * len(block.header)
+            out.append("| " + " | ".join(block.header) + " |")
+            out.append("|" + "|".join("---:" if a == "r" else "---" for a in align) + "|")
+            out += ["| " + " | ".join(row) + " |" for row in block.rows]
+            out.append("")
+        else:
+            out += [f"![{block.caption}]({block.name}.png)", "", f"*{block.caption}*", ""]
+    return "\n".join(out)
+
+
+def _inline(text: str) -> str:
+    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+
+
+def to_html(blocks: Sequence[Block], title: str) -> str:
+    """The blocks as one self-contained HTML page: inline CSS and SVG, no outside resources.
+
+    A short script builds the table of contents from the ``h2`` headings
+    when the page loads, so a browser that renders the page shows it (the
+    report's test checks for it).
+    """
+    body: list[str] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            anchor = f' id="{html.escape(block.anchor)}"' if block.anchor else ""
+            body.append(f"<h{block.level}{anchor}>{_inline(block.text)}</h{block.level}>")
+        elif isinstance(block, Paragraph):
+            body.append(f"<p>{_inline(block.text)}</p>")
+        elif isinstance(block, Bullets):
+            body.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in block.items) + "</ul>")
+        elif isinstance(block, Table):
+            align = block.align or "l" * len(block.header)
+            cls = ['class="num"' if a == "r" else "" for a in align]
+            head = "".join(f"<th {c}>{_inline(h)}</th>" for h, c in zip(block.header, cls))
+            rows = "".join("<tr>" + "".join(f"<td {c}>{_inline(v)}</td>" for v, c in zip(row, cls)) + "</tr>"
+                           for row in block.rows)
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+        else:
+            svg = re.sub(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>", "", block.svg, flags=re.S).strip()
+            body.append(f'<figure id="figure-{html.escape(block.name)}">{svg}'
+                        f"<figcaption>{_inline(block.caption)}</figcaption></figure>")
+    return _PAGE.format(title=html.escape(title), body="\n".join(body))
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 75em; margin: 2em auto; padding: 0 1em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }}
+th {{ background: #f0f0f0; }}
+td.num, th.num {{ text-align: right; font-variant-numeric: tabular-nums; }}
+figure {{ margin: 1.5em 0; }}
+figure svg {{ max-width: 100%; height: auto; }}
+figcaption {{ font-style: italic; color: #555; }}
+nav#contents {{ background: #f7f7f7; padding: 0.5em 1em; border: 1px solid #ddd; }}
+</style>
+</head>
+<body>
+{body}
+<script>
+const contents = document.createElement("nav");
+contents.id = "contents";
+contents.innerHTML = "<strong>Contents</strong><ol></ol>";
+(document.querySelector("h1") || document.body.firstChild).after(contents);
+for (const h of document.querySelectorAll("h2[id]")) {{
+  const item = document.createElement("li");
+  const link = document.createElement("a");
+  link.href = "#" + h.id;
+  link.textContent = h.textContent;
+  item.appendChild(link);
+  contents.querySelector("ol").appendChild(item);
+}}
+</script>
+</body>
+</html>
+"""

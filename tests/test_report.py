@@ -1,0 +1,60 @@
+"""The report: pictures (PNG, SVG), the Markdown chart, and index.html rendered in headless Chromium."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from solver.cli import main
+from tests.conftest import TWO_SUITS_TOML
+
+FIGURES = ("ev_distribution", "ting_heatmap", "fold_raise_regions", "outcome_returns")
+
+
+@pytest.fixture(scope="module")
+def report(two_suit_tables: Path, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    config = out / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    assert main(["chart", "--config", str(config), "--tables", str(two_suit_tables), "--out", str(out / "r")]) == 0
+    return out / "r"
+
+
+def test_every_format_is_written(report: Path) -> None:
+    for name in FIGURES:
+        assert (report / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        root = ET.parse(report / f"{name}.svg").getroot()
+        assert root.tag.endswith("svg")
+    text = (report / "chart.md").read_text()
+    assert "## The deal" in text and "## The draw" in text and "![" in text
+
+
+def test_page_is_self_contained(report: Path) -> None:
+    page = (report / "index.html").read_text()
+    assert page.count("<svg") == len(FIGURES)
+    # nothing is fetched: no external scripts, styles, images or fonts (SVG namespaces are not fetches)
+    assert not re.search(r"""(src|href)\s*=\s*["'](https?:|//|file:)""", page)
+    assert "<link" not in page and "@import" not in page
+
+
+def test_page_renders_in_a_headless_browser(report: Path, tmp_path: Path) -> None:
+    """Chromium loads the page offline; its script builds the contents from the sections, so the
+    dumped DOM has them only if the page really rendered and ran."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert browser, "Chromium is needed for this test: run scripts/ensure-chromium (README)"
+    result = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", (report / "index.html").as_uri()],
+        capture_output=True, text=True, timeout=120, check=True)
+    dom = result.stdout
+    contents = re.search(r'<nav id="contents">(.*?)</nav>', dom, re.S)
+    assert contents, "the page's script did not run"
+    titles = re.findall(r'<a href="#([\w-]+)">([^<]+)</a>', contents.group(1))
+    assert [anchor for anchor, _ in titles] == ["par-sheet", "deal", "draw", "ting", "pictures"]
+    assert dom.count("<svg") == len(FIGURES) and "house edge" in dom
