@@ -313,18 +313,21 @@ def ting_thresholds(config: GameConfig) -> list[dict[str, Any]]:
 def ting_outs_table(config: GameConfig, max_outs: int = 30) -> list[dict[str, Any]]:
     """The ting decision by the number of outs: unseen card types' copies that complete a hu alone.
 
-    With ``a`` outs among the ``n`` unseen non-joker cards (no joker seen:
-    12 cards seen, of them 4 community), and no pair of non-outs that
-    completes together, the last two cards win with probability
-    1 - C(n - a, 2) / C(n, 2); each cell is the best option at that
-    probability (``ting_thresholds``, flushes counted as plain wins).
+    With ``a`` outs among the ``n`` unseen non-joker cards (no joker among
+    the player's eight cards: 12 cards seen, of them 4 community), and no
+    pair of non-outs that completes together, the last two cards win with
+    probability 1 - C(n - a, 2) / C(n, 2); each cell is the best option at
+    that probability (``ting_thresholds``, flushes counted as plain wins).
+    At a threshold the options tie, and the one with less money at risk is
+    taken (RULES.md section 4).
     """
     n = config.geometry.size - config.geometry.jokers - 12
     out = []
     for fa, thresholds in zip(config.fa_hu_bets, ting_thresholds(config)):
         for a in range(min(max_outs, n) + 1):
             p = 1 - Fraction(comb(n - a, 2), comb(n, 2))
-            option = [s["option"] for s in thresholds["steps"] if Fraction(s.get("exact", "0")) <= p][-1]
+            steps = thresholds["steps"]
+            option = ([steps[0]] + [s for s in steps[1:] if Fraction(s["exact"]) < p])[-1]["option"]
             out.append({"fa_bet": fa, "outs": a, "probability": float(p), "option": option, "unseen": n})
     return out
 
@@ -341,12 +344,26 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     if not exact:
         return chart
     optimal = load_summary(tables, config)
-    summary = chart_exact(config, tables, chart.rules(), n_jobs, quiet)
+    rules = chart.rules()
+    summary = chart_exact(config, tables, rules, n_jobs, quiet)
     return replace(chart, exact={
         "ev": float(summary.ev_exact), "ev_exact": str(summary.ev_exact), "house_edge": summary.house_edge,
         "element_of_risk": summary.element_of_risk, "optimal_ev_exact": str(optimal.ev_exact),
         "loss": float(optimal.ev_exact - summary.ev_exact), "loss_exact": str(optimal.ev_exact - summary.ev_exact),
-        "tables": summary.directory})
+        "uncovered": float(uncovered_share(config, summary.directory, rules)), "tables": summary.directory})
+
+
+def uncovered_share(config: GameConfig, chart_tables: Path | str, rules: ChartRules) -> Fraction:
+    """Share of hands dealt that reach, under the chart, a post-draw state none of its draw lines covers
+    (the chart solve plays those optimally), read from the chart solve's draw table."""
+    geometry = config.geometry
+    size = geometry.size
+    total = 0
+    for row in pq.read_table(Path(chart_tables) / "draws.parquet").to_pylist():
+        hand = parse_cards(row["hand"], geometry)
+        if not rules.choices("draw", options_from_row(row, geometry), hand, geometry):
+            total += row["reach"]  # counted mix_unit times per path (see solver.objective)
+    return Fraction(total, comb(size, 6) * comb(size - 6, 2) * Objective(restriction=CHART, chart=rules).mix_unit)
 
 
 def chart_exact(config: GameConfig, tables: Path | str, rules: ChartRules, n_jobs: int = -1,
@@ -413,10 +430,12 @@ def chart_document(chart: Chart) -> list[Block]:
     if chart.exact is not None:
         e = chart.exact
         blocks.append(Paragraph(
-            f"Following the whole chart (the deal and the draw by the lists below, the ting decision by the "
-            f"exact thresholds) is worth **{e['ev']:+.9f}** per hand exactly ({e['ev_exact']}), against "
+            f"Following the whole chart (the deal and the draw by the lists below, the ting decision played "
+            f"optimally) is worth **{e['ev']:+.9f}** per hand exactly ({e['ev_exact']}), against "
             f"{float(Fraction(e['optimal_ev_exact'])):+.9f} for optimal play: a loss of **{e['loss']:.6f}** "
-            f"({100 * e['loss']:.3f}% of the tian-hu bet); house edge {100 * e['house_edge']:.4f}%."))
+            f"({100 * e['loss']:.3f}% of the tian-hu bet); house edge {100 * e['house_edge']:.4f}%. "
+            f"A share of {e['uncovered']:.6f} of hands reach a draw that no line of the draw list covers "
+            f"(the chart's deal play reaches hands optimal play never does); they are played optimally."))
     else:
         blocks.append(Paragraph(
             f"Each list's loss below is exact for that decision alone; together they cost about "
@@ -435,14 +454,15 @@ def chart_document(chart: Chart) -> list[Block]:
         by_fa[row["fa_bet"]].append(row)
     blocks += [
         Heading(2, "The ting decision", "ting"),
-        Paragraph(f"Count the outs: the unseen cards (of {n} when no joker has been seen) each of which, with "
+        Paragraph(f"Count the outs: the unseen cards (of {n} when you hold no joker) each of which, with "
                   "any second card, completes a hu that uses a hand card. Then, by the number of outs:"),
         Bullets([f"F = {fa:g}: {_outs_ranges(rows)}" for fa, rows in by_fa.items()]),
         Paragraph(f"A pair of unseen cards that completes a hu only together counts as 1/{n - 1} of an out; "
                   "outs that complete a flush hu are worth a little more than the table assumes. The exact "
-                  "rule is a win probability threshold:"),
+                  "rule is a win probability threshold (at a threshold exactly, the smaller bet):"),
         Bullets([f"F = {t['fa_bet']:g}: " + "; ".join(
-            f"from {s.get('exact', '0')} ({s['from_probability']:.4f}): {s['option']}" for s in t["steps"])
+            s["option"] if i == 0 else f"above {s['exact']} ({s['from_probability']:.4f}): {s['option']}"
+            for i, s in enumerate(t["steps"]))
             for t in chart.ting_thresholds]),
     ]
     return blocks

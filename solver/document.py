@@ -75,6 +75,17 @@ def _inline(text: str) -> str:
     return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
 
 
+def _prefix_ids(svg: str, prefix: str) -> str:
+    """Prefix every id of an SVG, and its references, so that several inlined SVGs (whose generator
+    numbers ids from 1 in each) do not share ids in one page."""
+    ids = set(re.findall(r'\bid="([^"]+)"', svg))
+    if not ids:
+        return svg
+    pattern = "|".join(sorted(map(re.escape, ids), key=len, reverse=True))
+    svg = re.sub(rf'\bid="({pattern})"', lambda m: f'id="{prefix}-{m.group(1)}"', svg)
+    return re.sub(rf'#({pattern})\b(?=["\)])', lambda m: f"#{prefix}-{m.group(1)}", svg)
+
+
 def to_html(blocks: Sequence[Block], title: str) -> str:
     """The blocks as one self-contained HTML page: inline CSS and SVG, no outside resources.
 
@@ -99,7 +110,8 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
                            for row in block.rows)
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         else:
-            svg = re.sub(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>", "", block.svg, flags=re.S).strip()
+            svg = _prefix_ids(re.sub(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>", "", block.svg, flags=re.S).strip(),
+                              block.name)
             body.append(f'<figure id="figure-{html.escape(block.name)}">{svg}'
                         f"<figcaption>{_inline(block.caption)}</figcaption></figure>")
     return _PAGE.format(title=html.escape(title), body="\n".join(body))

@@ -52,7 +52,9 @@ def plot_ting_heatmap(chart: Chart) -> Figure:
     grid = np.zeros((len(fas), len(outs)), dtype=int)
     for r in chart.ting_outs:
         grid[fas.index(r["fa_bet"]), outs.index(r["outs"])] = options.index(r["option"])
-    colours = ["#d9d9d9", "#9ecae1", "#4292c6", "#08519c"][:len(options)]
+    # fold grey, then ever darker blues for ever bigger bets (as many as the configuration has)
+    colours = ["#d9d9d9"] + [matplotlib.colormaps["Blues"](0.35 + 0.6 * i / max(1, len(options) - 2))
+                             for i in range(len(options) - 1)]
     fig, ax = plt.subplots(figsize=(10, 2 + 0.6 * len(fas)))
     ax.imshow(grid, cmap=ListedColormap(colours), vmin=-0.5, vmax=len(colours) - 0.5, aspect="auto")
     ax.set_xticks(range(len(outs)), [str(o) for o in outs], fontsize=8)

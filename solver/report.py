@@ -66,7 +66,9 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
         blocks: list[Block] = [
             Heading(1, "Mahjong Poker: strategy and par sheet"),
             Paragraph(f"Configuration {config.fingerprint()} ({config.geometry.size} cards); tables {tables}. "
-                      "Every figure below is computed exactly from the solve's tables."),
+                      "The par sheet and each decision's cost are exact, computed from the solve's tables; "
+                      "the ting table by outs restates the exact win-probability thresholds under the "
+                      "simplifications it states."),
         ]
         blocks += par_sheet_document(sheet)
         blocks += chart_document(chart)[1:]  # the page has its own title

@@ -73,7 +73,8 @@ class DrawEntry:
     """A canonical post-draw state: its options, and the outcome counts of playing on optimally."""
 
     options: list[Option]
-    best: int
+    chosen: list[int]
+    """The options played (one, or the discards a chart mixes with equal probability)."""
     slot: int
     counts: dict[Outcome, int]
     bonus_net: float
@@ -90,14 +91,16 @@ class ChunkResult:
     bonus_net: Counter = field(default_factory=Counter)  # slot -> summed bonus net of settled bonus bets
 
 
-def _option_columns(options: list[Option], best: int, geometry: DeckGeometry) -> dict[str, Any]:
-    chosen = options[best]
+def _option_columns(options: list[Option], chosen: list[int], geometry: DeckGeometry) -> dict[str, Any]:
+    """Every option's columns, with ``best_*`` the first option played and ``best_ev`` the mean EV of
+    those played (a chart's mix; the one option's EV otherwise)."""
+    first = options[chosen[0]]
     return {
-        "best": best,
-        "best_action": chosen.action,
-        "best_discard": format_cards(chosen.discard, geometry),
-        "best_bet": chosen.bet,
-        "best_ev": chosen.ev,
+        "best": chosen[0],
+        "best_action": first.action,
+        "best_discard": format_cards(first.discard, geometry),
+        "best_bet": first.bet,
+        "best_ev": sum(options[i].ev for i in chosen) / len(chosen),
         "actions": [o.action for o in options],
         "discards": [format_cards(o.discard, geometry) for o in options],
         "bets": [o.bet for o in options],
@@ -133,7 +136,7 @@ def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float
             for outcome, n in hold_counts.items():
                 counts[outcome] += n * share
             bonus_net += hold_bonus * share
-    return DrawEntry(options, chosen[0], slot, dict(counts), bonus_net)
+    return DrawEntry(options, chosen, slot, dict(counts), bonus_net)
 
 
 def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, objective: Objective) -> ChunkResult:
@@ -149,10 +152,8 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
         options = deal_options(hand, objective.playing_config(config), bonus_bet=objective.bonus)
         chosen = objective.choices("deal", options, hand, geometry)
         level = int(hu_level(counts_of(hand, geometry), geometry))
-        columns = _option_columns(options, chosen[0], geometry)
-        columns["best_ev"] = sum(options[i].ev for i in chosen) / len(chosen)  # a chart's mix: the mean
         result.deals.append({"key": encode(geometry, hand), "hand": format_cards(hand, geometry), "weight": weight,
-                             "tian_hu": level, **columns})
+                             "tian_hu": level, **_option_columns(options, chosen, geometry)})
         for index in chosen:
             option, share = options[index], weight * (unit // len(chosen))
             if option.action == "claim":
@@ -178,7 +179,7 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
     for (c_hand, c_dead, dd), entry in memo.items():
         result.draws.append({"key": encode(geometry, c_hand, c_dead), "hand": format_cards(c_hand, geometry),
                              "dead": format_cards(c_dead, geometry), "double_down": dd, "reach": entry.reach,
-                             **_option_columns(entry.options, entry.best, geometry)})
+                             **_option_columns(entry.options, entry.chosen, geometry)})
     return result
 
 
@@ -257,10 +258,13 @@ class Summary:
     """The exact figures of a solved game under its optimal strategy."""
 
     ev: float
-    """EV per hand of the solve's objective, from the evaluator (best deal EVs weighted over the
-    classes): the main game, plus B times the bonus net when solved with a bonus bet B."""
+    """EV per hand of the solve's objective, from the evaluator (the EVs of the deal options played,
+    weighted over the classes): the main game, plus B times the bonus net when solved with a bonus bet B.
+    The deal options' EVs assume optimal play after the deal, so for a chart this is "chart at the deal,
+    optimal after"."""
     ev_exact: Fraction
-    """EV of the main game alone under this strategy, exact, from the outcome counts (= ev when B = 0)."""
+    """EV of the main game alone under this strategy, exact, from the outcome counts (= ev when B = 0 and
+    play after the deal is optimal)."""
     average_total_bet: Fraction
     variance: Fraction
     outcomes: list[OutcomeRow]

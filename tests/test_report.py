@@ -40,6 +40,11 @@ def test_page_is_self_contained(report: Path) -> None:
     # nothing is fetched: no external scripts, styles, images or fonts (SVG namespaces are not fetches)
     assert not re.search(r"""(src|href)\s*=\s*["'](https?:|//|file:)""", page)
     assert "<link" not in page and "@import" not in page
+    # the inlined pictures do not share ids, and every reference inside them resolves
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    references = set(re.findall(r'(?:href="|url\()#([^")]+)', page))
+    assert references and references <= set(ids)
 
 
 def test_page_renders_in_a_headless_browser(report: Path, tmp_path: Path) -> None:
