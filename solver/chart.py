@@ -161,6 +161,17 @@ def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situat
     return out
 
 
+def _first_entries(present: np.ndarray, order: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """For each situation (row of ``present``): its first available entry in ``order``, and that entry's
+    place in ``order`` (``len(present[0]) + 1`` where none is available)."""
+    n_entries = present.shape[1]
+    rank = np.full(n_entries, n_entries + 1)
+    rank[order] = np.arange(len(order))
+    ranked = np.where(present, rank[None, :], n_entries + 1)
+    first = ranked.argmin(axis=1)
+    return first, ranked[np.arange(len(first)), first]
+
+
 def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray,
             pseudo: np.ndarray) -> tuple[list[int], np.ndarray]:
     """Refine a ranked list and its bet choices by local search on the chart's exact total.
@@ -175,17 +186,12 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
     n_situations, n_entries, _ = values.shape
     present = ~np.isnan(values[:, :, 0])
     rows = np.arange(n_situations)
-    big = n_entries + 1
     while True:
         improved = False
         for e in list(order):
             without = [x for x in order if x != e]
-            rank = np.full(n_entries, big)
-            rank[without] = np.arange(len(without))
-            ranked = np.where(present, rank[None, :], big)
-            base = ranked.argmin(axis=1)
-            q = ranked[rows, base]
-            movable = present[:, e] & (q < big)
+            base, q = _first_entries(present, without)
+            movable = present[:, e] & (q <= n_entries)
             delta = weights[movable] * (values[movable, e, bets[e]] - values[rows[movable], base[movable],
                                                                                bets[base[movable]]])
             per_q = np.bincount(q[movable], delta, minlength=n_entries)
@@ -195,9 +201,7 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
             if gain[best] > gain[here] + 1e-12 * max(1.0, abs(gain[here])):
                 order = without[:best] + [e] + without[best:]
                 improved = True
-        rank = np.full(n_entries, big)
-        rank[order] = np.arange(len(order))
-        picks = np.where(present, rank[None, :], big).argmin(axis=1)
+        picks, _ = _first_entries(present, order)
         for e in order:
             if pseudo[e]:
                 continue
@@ -249,10 +253,7 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
                                                        else -mean_present[e], entries[e]))
     bets = bet_mass.argmax(axis=1)
     order, bets = _search(values, weights, order, bets, pseudo)
-    present = ~np.isnan(values[:, :, 0])
-    rank = np.full(len(entries), len(entries) + 1)
-    rank[order] = np.arange(len(order))
-    picks = np.where(present, rank[None, :], len(entries) + 1).argmin(axis=1)
+    picks, _ = _first_entries(~np.isnan(values[:, :, 0]), order)
     chart_values = values[np.arange(len(situations)), picks, bets[picks]]
     optimal = np.array([s.best_ev for s in situations])
     losses = optimal - chart_values
