@@ -59,7 +59,7 @@ def plot_ting_heatmap(chart: Chart) -> Figure:
     ax.imshow(grid, cmap=ListedColormap(colours), vmin=-0.5, vmax=len(colours) - 0.5, aspect="auto")
     ax.set_xticks(range(len(outs)), [str(o) for o in outs], fontsize=8)
     ax.set_yticks(range(len(fas)), [f"F = {f:g}" for f in fas])
-    ax.set_xlabel(f"outs: unseen cards that complete a hu (of {chart.ting_outs[0]['unseen']}, no joker seen)")
+    ax.set_xlabel(f"outs: unseen cards that complete a hu (of {chart.ting_outs[0]['unseen']} when you hold no joker)")
     ax.set_title("The ting decision by outs")
     handles = [plt.Rectangle((0, 0), 1, 1, color=colours[i]) for i in range(len(options))]
     ax.legend(handles, options, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=len(options), frameon=False)
