@@ -114,7 +114,9 @@ def cmd_best(args: argparse.Namespace) -> None:
     runner_up = max((o.ev for i, o in enumerate(result.options) if i != result.best), default=None)
     margin = f", {best.ev - runner_up:.6f} better than the next option" if runner_up is not None else ""
     print(f"best: {describe_option(best, state.stage, geometry)}, EV {best.ev:+.6f}{margin}")
-    if best.action in ("bet", "discard") and state.stage != Stage.TING:
+    if state.stage == Stage.TING:
+        print(f"the ting: {result.aim}")
+    elif best.action in ("bet", "discard"):
         print(f"the kept cards aim at: {result.aim}")
     if args.tables:
         print("EVs from the solve's tables" if result.source == "tables" else

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import DeckGeometry, format_cards, parse_cards
+from .cards import DeckGeometry, counts_of, format_cards, parse_cards
 from .combinatorics import remove_cards
 from .config import GameConfig
 from .errors import InputError
@@ -120,8 +120,30 @@ def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str
     # Ties go to the first option in the canonical form's order, so the choice does not depend on how
     # the suits happen to be labelled, and matches the solve's (which works on canonical states).
     options, best = _relabel(options, best_index(options), inverse(mapping), state)
+    if state.stage == Stage.TING:
+        return BestPlay(state, options, best, describe_ting(state, config), source)
     kept = remove_cards(state.hand, options[best].discard)
     return BestPlay(state, options, best, describe_hold(kept, geometry), source)
+
+
+def describe_ting(state: State, config: GameConfig) -> str:
+    """The ting decision in the chart's terms: the outs (unseen cards that complete a hu using a hand
+    card with any second card) and the exact chance that the last two cards win."""
+    from .draw import unseen_suited
+    from .hu import hu_level_with_hand
+    from .ting import ting_outcomes
+
+    geometry = config.geometry
+    hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)
+    unseen = unseen_suited(state.hand + state.dead + state.community, config)
+    outs = 0
+    for card in np.flatnonzero(unseen):
+        community[card] += 1
+        outs += int(unseen[card]) if hu_level_with_hand(hand, community, geometry) else 0
+        community[card] -= 1
+    n_hu, n_flush, _, total = ting_outcomes(hand, community, unseen, config)
+    return (f"{outs} outs among {int(unseen.sum())} unseen cards; the last two cards win with probability "
+            f"{(n_hu + n_flush) / total:.4f} ({n_hu + n_flush} of {total} pairs, {n_flush} with a flush hu)")
 
 
 def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:

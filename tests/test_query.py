@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from solver.cards import parse_cards
+from solver.cards import format_cards, parse_cards
 from solver.cli import main
 from solver.config import GameConfig
 from solver.evaluate import Stage, State, evaluate
@@ -106,3 +106,31 @@ def test_api_and_aim() -> None:
     assert result.aim == "pair 1m, run 23p needs 1p or 4p"
     g = GameConfig().geometry
     assert describe_hold(parse_cards("345s J", g), g) == "run 345s, joker"
+
+
+def test_ting_outs_against_a_naive_count() -> None:
+    """The ting answer's outs: unseen copies of each card that, with the hand and the four community cards,
+    makes a hu using a hand card (tested naively: every five of the nine cards)."""
+    import random
+
+    from solver.combinatorics import remove_cards
+    from tests.naive import naive_level
+
+    config = GameConfig()
+    g = config.geometry
+    rng = random.Random(7)
+    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    checked, with_outs = 0, 0
+    while checked < 12:
+        cards = rng.sample(deck, 12)
+        hand, dead, community = tuple(sorted(cards[:4])), tuple(sorted(cards[4:8])), tuple(sorted(cards[8:]))
+        if g.joker in community or naive_level(list(hand + community), g, hand_size=4):
+            continue  # community cards are never jokers; a hu of the eight cards wins at once
+        result = best_play(format_cards(hand, g), config,
+                           dead=format_cards(dead, g), community=format_cards(community, g), fa_bet=1.0)
+        unseen = remove_cards(tuple(sorted(deck)), tuple(sorted(cards)))
+        outs = sum(1 for x in unseen if x != g.joker and naive_level(list(hand + community + (x,)), g, hand_size=4))
+        assert result.aim.startswith(f"{outs} outs among {sum(1 for x in unseen if x != g.joker)} unseen cards")
+        checked += 1
+        with_outs += outs > 0
+    assert with_outs >= 3  # the sample is not all dead hands
