@@ -7,10 +7,10 @@ Output is reproducible: the SVG carries no date and a fixed hash salt.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from math import comb
 from pathlib import Path
-from typing import Any
 
 import matplotlib
 
@@ -24,6 +24,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from .chart import Chart  # noqa: E402
 from .config import GameConfig  # noqa: E402
+from .document import Figure as DocFigure  # noqa: E402
 
 plt.rcParams["svg.hashsalt"] = "mahjong-poker"
 
@@ -136,19 +137,24 @@ FIGURES: dict[str, tuple[str, Callable[[GameConfig, Path, Chart], Figure]]] = {
 
 
 def save_figures(config: GameConfig, tables: Path | str, chart: Chart, out: Path | str,
-                 formats: tuple[str, ...] = ("png", "svg")) -> dict[str, dict[str, Any]]:
-    """Draw every figure and save it into ``out`` in each format; returns name -> caption, files, SVG text."""
+                 formats: tuple[str, ...] = ("png", "svg")) -> tuple[list[DocFigure], list[Path]]:
+    """Draw every figure, save it into ``out`` in each of ``formats`` (png, svg: none is fine), and return
+    the figures as document blocks (with their SVG text, for inlining) and the files written."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    saved: dict[str, dict[str, Any]] = {}
+    figures: list[DocFigure] = []
+    written: list[Path] = []
     for name, (caption, draw) in FIGURES.items():
         fig = draw(config, Path(tables), chart)
-        files = []
+        svg = io.StringIO()
+        fig.savefig(svg, format="svg", dpi=120, metadata={"Date": None}, bbox_inches="tight")
         for fmt in formats:
             path = out / f"{name}.{fmt}"
-            fig.savefig(path, dpi=120, metadata={"Date": None} if fmt == "svg" else None, bbox_inches="tight")
-            files.append(str(path))
-        svg = (out / f"{name}.svg").read_text() if "svg" in formats else ""
+            if fmt == "svg":
+                path.write_text(svg.getvalue())
+            else:
+                fig.savefig(path, dpi=120, bbox_inches="tight")
+            written.append(path)
         plt.close(fig)
-        saved[name] = {"caption": caption, "files": files, "svg": svg}
-    return saved
+        figures.append(DocFigure(name, caption, svg.getvalue()))
+    return figures, written

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .chart import Chart, build_chart, chart_document
 from .config import GameConfig
-from .document import Block, Figure, Heading, Paragraph, to_html, to_markdown
+from .document import Block, Heading, Paragraph, to_html, to_markdown
 from .edge import par_sheet, par_sheet_document
 from .errors import InputError
 
@@ -44,21 +44,11 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     chart = build_chart(config, tables, exact=exact, n_jobs=n_jobs, quiet=quiet)
-    written: list[Path] = []
-    picture_formats = tuple(f for f in ("png", "svg") if f in formats or (f == "svg" and "html" in formats))
-    figures: list[Block] = []
-    if picture_formats:
-        saved = save_figures(config, tables, chart, out, picture_formats)
-        figures = [Figure(name, item["caption"], item["svg"]) for name, item in saved.items()]
-        written += [Path(f) for item in saved.values() for f in item["files"]
-                    if Path(f).suffix[1:] in formats]
-        for item in saved.values():  # SVGs drawn only to be inlined in the page are not kept
-            for f in item["files"]:
-                if Path(f).suffix[1:] not in formats:
-                    Path(f).unlink()
+    pictures = tuple(f for f in ("png", "svg") if f in formats)
+    figures, written = save_figures(config, tables, chart, out, pictures) if pictures or "html" in formats else ([], [])
     if "md" in formats:
-        pictures = [Heading(2, "Pictures")] + [f for f in figures if "png" in formats]
-        _write(out / "chart.md", to_markdown(chart_document(chart) + (pictures if len(pictures) > 1 else [])))
+        linked = [Heading(2, "Pictures"), *figures] if "png" in formats else []  # Markdown links the PNGs
+        _write(out / "chart.md", to_markdown(chart_document(chart) + linked))
         _write(out / "chart.json", json.dumps(chart.to_json(), indent=1))
         written += [out / "chart.md", out / "chart.json"]
     if "html" in formats:
