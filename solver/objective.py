@@ -118,9 +118,6 @@ class Objective:
         played optimally.
         """
         if self.chart is not None:
-            picked = self.chart.choices(stage, options, hand, geometry)
-            if picked:
-                return picked
-            return [best_index(options)]
+            return self.chart.choices(stage, options, hand, geometry) or [best_index(options)]
         allowed = self._allowed_deal_options(options) if stage == "deal" else list(range(len(options)))
         return [allowed[best_index([options[i] for i in allowed])]]

@@ -136,13 +136,13 @@ def lookup(path: Path, key: int, extra: list[tuple[str, Any]] | None = None) -> 
     """
     handle = pq.ParquetFile(path)
     column = handle.schema_arrow.get_field_index("key")
+    wanted = dict(extra or [])
     for group in range(handle.num_row_groups):
         stats = handle.metadata.row_group(group).column(column).statistics
         if stats is not None and stats.has_min_max and not stats.min <= key <= stats.max:
             continue
         rows = handle.read_row_group(group)
         keys = rows.column("key").to_pylist()
-        wanted = {name: value for name, value in (extra or [])}
         columns = {name: rows.column(name).to_pylist() for name in wanted}
         for i in range(bisect_left(keys, key), len(keys)):
             if keys[i] != key:
