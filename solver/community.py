@@ -132,7 +132,7 @@ def community_index(geometry: DeckGeometry) -> CommunityIndex:
 
 
 @njit(cache=True)
-def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs, rows6):
+def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs):
     """CSR lists, per four-card community, of the two-card completions making a hu on their own.
 
     With ``pairs.shape[0] == 0`` only counts (fills ``offsets``)."""
@@ -149,7 +149,6 @@ def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs, rows6):
                     if pairs.shape[0] > 0:
                         pairs[n, 0] = t1
                         pairs[n, 1] = t2
-                        rows6[n] = row6
                     n += 1
     offsets[m4.shape[0]] = n
     return n
@@ -158,11 +157,10 @@ def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs, rows6):
 @dataclass(frozen=True)
 class AloneIndex:
     """For each four-card community ``i``, the completions ``pairs[offsets[i]:offsets[i+1]]``
-    whose six community cards form a hu by themselves (``rows6``: their row in ``m6_types``)."""
+    whose six community cards form a hu by themselves."""
 
     offsets: np.ndarray
     pairs: np.ndarray
-    rows6: np.ndarray
 
 
 @lru_cache(maxsize=4)
@@ -177,9 +175,7 @@ def _build_alone_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     m6_alone = levels_of_rows(index.m6_types, geometry)
     offsets = np.empty(len(index.m4_types) + 1, np.int64)
     empty = np.empty((0, 2), np.int8)
-    n = _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, empty,
-                     np.empty(0, np.int32))
+    n = _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, empty)
     pairs = np.empty((n, 2), np.int8)
-    rows6 = np.empty(n, np.int32)
-    _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, pairs, rows6)
-    return {"offsets": offsets, "pairs": pairs, "rows6": rows6}
+    _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, pairs)
+    return {"offsets": offsets, "pairs": pairs}

@@ -1,20 +1,31 @@
 """The deal decision (RULES.md steps 3-5): claim tian-hu, or double down (or not) and discard two.
 
 Every two-card draw (jokers included: a joker drawn here stays in hand) is
-enumerated as a multiset with its multiplicity. For one draw the eight seen
-cards are fixed, so every hold the player could keep after it (any four of
-the eight) is valued once against the same unseen cards, and each discard
-then takes the best of its own holds. Double down changes only the di-hu
-payout and the lost DD bet, so both DD choices share all the work.
+enumerated as a multiset with its multiplicity. After a draw the player
+can keep any four of the eight seen cards; each discard takes the best of
+its own holds, valued against the unseen cards of that draw. Double down
+changes only the di-hu payout and the lost DD bet, so both DD choices
+share all the work.
 
-Draws are independent, so they are split into chunks run in parallel with
-joblib; each draw's contribution is returned separately and summed in draw
-order, so the result is bit-for-bit the same for any number of jobs.
+Most holds recur across draws: one made of four dealt cards comes with
+every draw, one with a single drawn card with every draw holding that
+card. Such a hold is valued once for all its draws: the draws differ
+only by the other cards they bring, which the hold kernel removes from
+the unseen cards by inclusion-exclusion
+(:func:`solver.hold.fa_values_removing`), bit for bit as separate calls
+would. Holds of two dealt and both drawn cards are valued draw by draw;
+so is everything with a bonus bet, whose expected value per community
+depends on the unseen cards.
+
+The work is split into chunks run in parallel with joblib; each value is
+computed by the same call whatever the split, and draws are summed in
+draw order, so the result is bit-for-bit the same for any number of jobs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -24,44 +35,64 @@ from .cards import counts_of
 from .combinatorics import multisets, remove_cards, submultisets
 from .config import GameConfig
 from .draw import claim_value, hold_values, unseen_suited
-from .hold import bonus_evs, new_level_cache
+from .hold import bonus_evs, fa_values_removing
 from .options import Option
 
 
-def _draw_contributions(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig,
-                        bonus_bet: float) -> np.ndarray:
-    """Value of each (DD, discard) after each draw: array (draws, 2, discards).
+@dataclass(frozen=True)
+class _Job:
+    """Holds to value: one hold for several draws (``draws``, each removing ``removals[k]``
+    from ``unseen``), or several holds (``holds``) for one draw."""
 
-    A hold with no drawn card recurs with every draw, and one whose only
-    drawn card is the draw's first card recurs with the next draws (they
-    come in lexicographic order): their hand-card level caches are kept.
-    """
-    discards = submultisets(hand, 2)
-    dd_sizes = (0.0, config.double_down)
-    out = np.empty((len(draws), len(dd_sizes), len(discards)))
-    caches: dict[tuple[int, ...], np.ndarray] = {}
+    holds: tuple[tuple[int, ...], ...]
+    unseen: np.ndarray
+    draws: tuple[int, ...]
+    removals: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def pairs(self) -> list[tuple[tuple[int, ...], int]]:
+        """The (hold, draw index) pairs the job values, in the order of its values."""
+        if self.removals:
+            return [(self.holds[0], n) for n in self.draws]
+        return [(hold, self.draws[0]) for hold in self.holds]
+
+
+def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig,
+          bonus_bet: float) -> list[_Job]:
+    """Every (hold, draw) pair to value, each exactly once, grouped into jobs."""
+    geometry = config.geometry
+    suited = lambda cards: tuple(c for c in cards if c != geometry.joker)  # noqa: E731
+    shared: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+    jobs = []
     for n, draw in enumerate(draws):
         seen = tuple(sorted(hand + draw))
-        community_source = unseen_suited(seen, config)
-        bonus_ev = bonus_evs(community_source, config) if bonus_bet > 0 else None
-        recurs = ([], [draw[0]])  # the drawn part of a hold that comes again with the next draws
-        caches = {h: c for h, c in caches.items() if _drawn(h, hand) in recurs}
-        best_by_hold = {}
+        own = []
         for hold in submultisets(seen, 4):
-            if hold not in caches and _drawn(hold, hand) in recurs:
-                caches[hold] = new_level_cache(config.geometry)
-            values = hold_values(hold, community_source, config, bonus_bet, bonus_ev, caches.get(hold))
-            best_by_hold[hold] = float(values.max())
-        for d, discard in enumerate(discards):
-            kept = tuple(sorted(remove_cards(hand, discard) + draw))
-            play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4)])
-            di_hu = claim_value(kept, config, 1.0, config.di_hu_flush, config.di_hu)
-            for k, dd in enumerate(dd_sizes):
-                value = -dd + play_on
-                if di_hu is not None and (1.0 + dd) * di_hu > value:
-                    value = (1.0 + dd) * di_hu
-                out[n, k, d] = value
-    return out
+            drawn = _drawn(hold, hand)
+            if len(drawn) <= 1 and bonus_bet == 0:
+                shared.setdefault(hold, []).append((n, suited(remove_cards(draw, tuple(drawn)))))
+            else:
+                own.append(hold)
+        if own:
+            jobs.append(_Job(tuple(own), unseen_suited(seen, config), (n,)))
+    for hold, cases in shared.items():
+        base = unseen_suited(hand + tuple(_drawn(hold, hand)), config)
+        jobs.append(_Job((hold,), base, tuple(n for n, _ in cases), tuple(r for _, r in cases)))
+    return jobs
+
+
+def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
+    """Best fa-hu value (over bet sizes) of each job's (hold, draw) pairs, job by job."""
+    values = []
+    for job in jobs:
+        if job.removals:
+            hold_counts = counts_of(job.holds[0], config.geometry)
+            values.append(fa_values_removing(hold_counts, job.unseen, list(job.removals), config).max(axis=1))
+        else:
+            bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
+            values.append(np.array([hold_values(h, job.unseen, config, bonus_bet, bonus_ev).max()
+                                    for h in job.holds]))
+    return values
 
 
 def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
@@ -74,6 +105,24 @@ def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
         else:
             drawn.append(card)
     return drawn
+
+
+def _discard_values(hand: tuple[int, ...], draw: tuple[int, ...], best_by_hold: dict[tuple[int, ...], float],
+                    config: GameConfig) -> np.ndarray:
+    """Value of each (DD, discard) after one draw, from the best value of each hold: (2, discards)."""
+    discards = submultisets(hand, 2)
+    dd_sizes = (0.0, config.double_down)
+    out = np.empty((len(dd_sizes), len(discards)))
+    for d, discard in enumerate(discards):
+        kept = tuple(sorted(remove_cards(hand, discard) + draw))
+        play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4)])
+        di_hu = claim_value(kept, config, 1.0, config.di_hu_flush, config.di_hu)
+        for k, dd in enumerate(dd_sizes):
+            value = -dd + play_on
+            if di_hu is not None and (1.0 + dd) * di_hu > value:
+                value = (1.0 + dd) * di_hu
+            out[k, d] = value
+    return out
 
 
 def deal_options(hand: tuple[int, ...], config: GameConfig,
@@ -95,22 +144,27 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     unseen = geometry.full_counts() - counts_of(hand, geometry)
     rows, weights = multisets(unseen, 2)
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
-    chunk = max(1, min(16, len(draws) // (4 * max(n_jobs, 1)) or 1))
-    chunks = [draws[i:i + chunk] for i in range(0, len(draws), chunk)]
+    jobs = _jobs(hand, draws, config, bonus_bet)
+    total_work = sum(len(job.pairs) for job in jobs)
+    # largest jobs first, so no worker is left with a big one at the end
+    jobs.sort(key=lambda job: -len(job.pairs))
+    chunk = max(1, len(jobs) // (8 * max(n_jobs, 1)))
+    chunks = [jobs[i:i + chunk] for i in range(0, len(jobs), chunk)]
     results = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_draw_contributions)(hand, part, config, bonus_bet) for part in chunks
+        delayed(_value_jobs)(part, config, bonus_bet) for part in chunks
     )
-    values = []
+    best_by_hold: list[dict[tuple[int, ...], float]] = [{} for _ in draws]
     done = 0
-    for part in results:
-        values.append(part)
-        done += len(part)
+    for part, part_values in zip(chunks, results):
+        for job, values in zip(part, part_values):
+            for (hold, n), value in zip(job.pairs, values):
+                best_by_hold[n][hold] = float(value)
+            done += len(values)
         if progress is not None:
-            progress(done, len(draws))
-    per_draw = np.concatenate(values)
-    totals = np.zeros(per_draw.shape[1:])
-    for n in range(len(draws)):  # fixed order: identical sums for any n_jobs
-        totals += weights[n] * per_draw[n]
+            progress(done, total_work)
+    totals = np.zeros((2, len(submultisets(hand, 2))))
+    for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs
+        totals += weights[n] * _discard_values(hand, draw, best_by_hold[n], config)
     n_draws = comb(int(unseen.sum()), 2)
     assert int(weights.sum()) == n_draws
     for k, dd in enumerate((0.0, config.double_down)):

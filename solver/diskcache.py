@@ -20,7 +20,7 @@ from . import __version__
 from .cards import DeckGeometry
 
 #: Bump when a cached table's layout or meaning changes without a version change.
-FORMAT = 1
+FORMAT = 2
 
 
 def cache_dir() -> Path:

@@ -28,9 +28,9 @@ def unseen_suited(seen: tuple[int, ...], config: GameConfig) -> np.ndarray:
 
 
 def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig, bonus_bet: float = 0.0,
-                bonus_ev: np.ndarray | None = None, level_cache: np.ndarray | None = None) -> np.ndarray:
+                bonus_ev: np.ndarray | None = None) -> np.ndarray:
     """Value of each fa-hu bet for a hold (T and F counted, DD not; the bonus when B > 0)."""
-    return fa_values(counts_of(hold, config.geometry), unseen, config, bonus_bet, bonus_ev, level_cache)
+    return fa_values(counts_of(hold, config.geometry), unseen, config, bonus_bet, bonus_ev)
 
 
 def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, flush_pays: float,

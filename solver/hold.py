@@ -12,17 +12,28 @@ The count over ``B`` is where the time goes, so it works on suit keys (see
 cards in it) or two (one card each). What one or two unseen cards of suit
 ``s`` do to that suit's joker needs depends only on the suit's part of
 ``A``, so it is tabulated once per distinct part as two small histograms
-(a *suit profile*: packed needs after one card, after two, each weighted
-by its number of card combinations). Per community the hu test then runs
-once per histogram entry (same-suit completions) and once per pair of
-entries of two suits (two-suit completions), instead of once per pair of
-cards.
+(a *suit profile*: need buckets after one card, after two, each weighted
+by its number of card combinations). A bucket keeps of a suit's needs only
+what decides the hu level with the hold's jokers, so the histograms are
+short and the level of three buckets is a table lookup. Per community the
+lookup then runs once per histogram entry (same-suit completions) and once
+per pair of entries of two suits (two-suit completions), instead of once
+per pair of cards.
+
+One pass can value the hold against several sets of unseen cards that
+differ by one or two removed cards (the deal stage needs a hold under
+every draw that leaves it intact): removing a card of type ``e`` from the
+completions' source removes exactly the winning completions holding it,
+``R(e) = sum_t (L_t - [t = e]) hu(X + e + t)`` with ``L = U - A``, and two
+removed cards add back the one completion they form together. All counts
+are integers, so the values are bit for bit those of separate passes.
 
 The hu test on keys is the plain one; step 14 wants a hu that uses a hand
 card. They differ only when the six community cards form a hu on their own
 (then every hu of the ten cards could be a community one), so those
 completions, listed once per geometry in :func:`solver.community.alone_index`,
-are re-tested exactly (once per six-card community: the result is cached).
+are re-tested with the hand-card rule, from per-suit flags (see
+:func:`solver.hu._suit_flags_with_hand`) found once per suit key.
 A community with no hu even with two extra jokers is folded without
 counting (or bet for the bonus alone, when a bonus bet is on).
 """
@@ -38,35 +49,66 @@ from .bonus import community_bonus_net
 from .cards import DeckGeometry
 from .community import alone_index, community_index, sorted_multisets
 from .config import GameConfig
-from .hu import EMPTY_SUIT, _hu_level_with_hand, _level_packed, _suit_keys, digit_cap, suit_table
+from .hu import EMPTY_SUIT, _level_from_flags, _level_packed, _suit_flags_with_hand, _suit_keys, digit_cap, suit_table
 from .options import TIE_TOLERANCE
 from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_value, payout_vector
 
 
 @njit(cache=True, inline="always")
-def _level_with(needs, s, state, jokers):
-    """Hu level of three suits' needs with suit ``s`` replaced by ``state``."""
-    n0 = state if s == 0 else needs[0]
-    n1 = state if s == 1 else needs[1]
-    n2 = state if s == 2 else needs[2]
-    return _level_packed(n0, n1, n2, jokers)
+def _n_buckets(jokers):
+    """How many need buckets :func:`_bucket` uses with ``jokers`` jokers."""
+    return 1 + (min(jokers + 1, 2) + 1) * (min(jokers + 1, 3) + 1)
 
 
 @njit(cache=True, inline="always")
-def _add_mass(states, masses, n, state, mass):
-    """Add ``mass`` to ``state`` in a small histogram of ``n`` entries; return the new size."""
+def _bucket(state, jokers):
+    """The class of a suit's packed needs that decides every hu level with ``jokers`` jokers:
+    0 when the suit alone makes a flush hu, else its pair and set needs capped at
+    ``jokers + 1`` (a larger need fails the same way). See :func:`_bucket_levels`."""
+    if (state >> 4) <= jokers:
+        return 0
+    cap_p = min(jokers + 1, 2)
+    cap_s = min(jokers + 1, 3)
+    return 1 + min(state & 3, cap_p) * (cap_s + 1) + min((state >> 2) & 3, cap_s)
+
+
+@njit(cache=True)
+def _bucket_levels(jokers):
+    """Hu level of every triple of suit buckets, as two 0/1 float tables (hu, flush hu)
+    indexed ``(b0 * n + b1) * n + b2``, so counting by buckets needs no branch."""
+    cap_p = min(jokers + 1, 2)
+    cap_s = min(jokers + 1, 3)
+    n = _n_buckets(jokers)
+    representative = np.zeros(n, np.int64)  # bucket 0: a suit that needs nothing
+    for p in range(cap_p + 1):
+        for s in range(cap_s + 1):
+            representative[1 + p * (cap_s + 1) + s] = p | (s << 2) | (min(jokers + 1, 7) << 4)
+    hu = np.zeros(n * n * n)
+    flush = np.zeros(n * n * n)
+    for b0 in range(n):
+        for b1 in range(n):
+            for b2 in range(n):
+                level = _level_packed(representative[b0], representative[b1], representative[b2], jokers)
+                hu[(b0 * n + b1) * n + b2] = 1.0 if level == 1 else 0.0
+                flush[(b0 * n + b1) * n + b2] = 1.0 if level == 2 else 0.0
+    return hu, flush
+
+
+@njit(cache=True, inline="always")
+def _add_mass(buckets, masses, n, bucket, mass):
+    """Add ``mass`` to ``bucket`` in a small histogram of ``n`` entries; return the new size."""
     for q in range(n):
-        if states[q] == state:
+        if buckets[q] == bucket:
             masses[q] += mass
             return n
-    states[n] = state
+    buckets[n] = bucket
     masses[n] = mass
     return n + 1
 
 
 @njit(cache=True, nogil=True)
-def _suit_profile(s, key, x, left, table, ranks, cap, powers, h1_state, h1_mass, h2_state, h2_mass):
-    """One suit of X (suit key ``key``): histograms of the suit's packed needs after one
+def _suit_profile(s, key, x, left, table, ranks, cap, powers, jokers, h1_bucket, h1_mass, h2_bucket, h2_mass):
+    """One suit of X (suit key ``key``): histograms of the suit's need bucket after one
     unseen card of the suit (``h1``) and after two (``h2``), weighted by how many
     card combinations give each. Returns the two histograms' sizes."""
     base = s * ranks
@@ -78,17 +120,17 @@ def _suit_profile(s, key, x, left, table, ranks, cap, powers, h1_state, h1_mass,
         if u1 == 0:
             continue
         k1 = key + (powers[r1] if x[t1] + 1 <= cap else 0)
-        n1 = _add_mass(h1_state, h1_mass, n1, np.int64(table[k1]), u1 * 1.0)
+        n1 = _add_mass(h1_bucket, h1_mass, n1, _bucket(np.int64(table[k1]), jokers), u1 * 1.0)
         if u1 >= 2:
             k2 = k1 + (powers[r1] if x[t1] + 2 <= cap else 0)
-            n2 = _add_mass(h2_state, h2_mass, n2, np.int64(table[k2]), u1 * (u1 - 1) / 2.0)
+            n2 = _add_mass(h2_bucket, h2_mass, n2, _bucket(np.int64(table[k2]), jokers), u1 * (u1 - 1) / 2.0)
         for r2 in range(r1 + 1, ranks):
             t2 = base + r2
             u2 = left[t2]
             if u2 == 0:
                 continue
             k2 = k1 + (powers[r2] if x[t2] + 1 <= cap else 0)
-            n2 = _add_mass(h2_state, h2_mass, n2, np.int64(table[k2]), u1 * u2 * 1.0)
+            n2 = _add_mass(h2_bucket, h2_mass, n2, _bucket(np.int64(table[k2]), jokers), u1 * u2 * 1.0)
     return n1, n2
 
 
@@ -127,18 +169,55 @@ def _track_ting(n_hu, n_flush, total2, weight, fa_bet, multiples, pays, bonus, b
         tracked[tracked.shape[0] - 1] += weight * total2 * bonus_net
 
 
+@njit(cache=True)
+def _key_flags(key, s, hold, ranks, cap, scratch):
+    """Hand-card flags of suit ``s`` of hold plus community, from the suit's key (the hold's
+    part of the suit is known, so the key gives the community's); ``scratch``: zeros."""
+    base = cap + 1
+    for r in range(ranks):
+        scratch[s * ranks + r] = key % base - hold[s * ranks + r]
+        key //= base
+    flags = _suit_flags_with_hand(hold, scratch, s * ranks, ranks)
+    for r in range(ranks):
+        scratch[s * ranks + r] = 0
+    return flags
+
+
+@njit(cache=True, inline="always")
+def _removed_weight(m4, i, before, runs, r1, r2):
+    """Weight prod C(U_t - E_t, a_t) of four-card community ``i`` once the cards ``r1``, ``r2``
+    (-1: none) are removed too, from ``before[c]`` (unseen count of card c's type before c
+    is taken) and ``runs[c]``: the same operations, in the same order, as the plain weight."""
+    weight = 1.0
+    for c in range(4):
+        t = m4[i, c]
+        f = before[c] - (1 if t == r1 else 0) - (1 if t == r2 else 0)
+        if f <= 0:
+            return 0.0
+        weight *= f
+        weight /= runs[c]
+    return weight
+
+
 @njit(cache=True, nogil=True)
-def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, table, suits, ranks, cap, unseen,
-               bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, out, track, tracked):
-    """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold.
+def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, unseen,
+               removals, bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, out, track, tracked):
+    """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold,
+    against several sets of unseen cards at once.
 
     ``hold``: count vector with jokers last; ``unseen``: unseen suited
-    counts; ``exact_cache``: one int8 per six-card community, all -1 (the
-    plain and hand-card levels found, ``4 * plain + exact``, are stored
-    there: a six-card community recurs for each of its four-card parts);
+    counts; ``removals[e]``: up to two suited card types (-1: none, sorted
+    otherwise) also seen in case ``e``, whose values go to ``out[e]``. The
+    two-card completions of ``unseen - A - E`` are counted by
+    inclusion-exclusion from those of ``L = unseen - A``: removing a card of
+    type ``e`` removes the ``R(e) = sum_t (L_t - [t = e]) hu(X + e + t)``
+    winning completions that hold it, and two removed cards add back the
+    completion they make together. Counts are exact integers, so each
+    ``out[e]`` is bit for bit what a separate call with ``unseen - E`` gives.
     ``n_profiles``: room for the suit profiles (``suit_profiles_max``);
     ``bonus_bet``: B, and ``bonus_ev[i]``: the expected net of a unit bonus
-    bet given four-card community ``i`` (read only when B > 0 or tracking).
+    bet given four-card community ``i`` (read only when B > 0 or tracking;
+    both need a single case with nothing removed).
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
     """
@@ -161,21 +240,46 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
         a_powers[r] = a_powers[r - 1] * a_base
     profile_of = np.full((3, a_powers[ranks - 1] * a_base), -1, np.int16)
     n_built = np.zeros(3, np.int64)
-    pairs_max = ranks * (ranks + 1) // 2
-    h1_state = np.empty((3, n_profiles, ranks), np.int64)
-    h1_mass = np.empty((3, n_profiles, ranks), np.float64)
+    hu_of, flush_of = _bucket_levels(jokers)
+    nb = _n_buckets(jokers)
+    bucket = np.empty(3, np.int64)
+    h1_bucket = np.empty((3, n_profiles, nb), np.int64)
+    h1_mass = np.empty((3, n_profiles, nb), np.float64)
     h1_n = np.empty((3, n_profiles), np.int64)
-    h2_state = np.empty((3, n_profiles, pairs_max), np.int64)
-    h2_mass = np.empty((3, n_profiles, pairs_max), np.float64)
+    h2_bucket = np.empty((3, n_profiles, nb), np.int64)
+    h2_mass = np.empty((3, n_profiles, nb), np.float64)
     h2_n = np.empty((3, n_profiles), np.int64)
     a_keys = np.empty(3, np.int64)
     used = np.empty(3, np.int64)
-    community = np.zeros(hold.shape[0], np.int64)
+    # hand-card flags of a suit by its key (see :func:`solver.hu._suit_flags_with_hand`), -1 until found
+    flags_of = np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8)
+    suit_flags = np.zeros(3, np.int64)
+    after = np.empty(3, np.int64)
+    scratch = np.zeros(hold.shape[0], np.int64)
     n_unseen = unseen.sum()
-    total2 = (n_unseen - 4) * (n_unseen - 5) / 2.0
-    for b in range(bets.shape[0]):
-        out[b] = 0.0
-    total4 = 0.0
+    # the cases: their completion totals, and which card types need R(t)
+    n_cases = removals.shape[0]
+    total2 = np.empty(n_cases)
+    needs_r = np.zeros(n_suited, np.bool_)
+    removing = False
+    for e in range(n_cases):
+        n_left = n_unseen - (1 if removals[e, 0] >= 0 else 0) - (1 if removals[e, 1] >= 0 else 0)
+        total2[e] = (n_left - 4) * (n_left - 5) / 2.0
+        for k in range(2):
+            if removals[e, k] >= 0:
+                needs_r[removals[e, k]] = True
+                removing = True
+    weights = np.empty(n_cases)
+    total4 = np.zeros(n_cases)
+    before = np.empty(4, np.int64)
+    runs = np.empty(4, np.int64)
+    r_hu = np.zeros(n_suited)
+    r_flush = np.zeros(n_suited)
+    one_bucket = np.empty(n_suited, np.int64)
+    pair_fix = np.zeros((n_suited, n_suited), np.int64)  # 1 + the hand-card level where it differs from the plain
+    for e in range(n_cases):
+        for b in range(bets.shape[0]):
+            out[e, b] = 0.0
     for i in range(m4.shape[0]):
         # weight prod C(U_t, a_t): ordered falling product, divided by run lengths
         weight = 1.0
@@ -185,14 +289,21 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
             if left[t] == 0:
                 weight = 0.0
                 break
+            before[c] = left[t]
             weight *= left[t]
             left[t] -= 1
             run = run + 1 if c > 0 and m4[i, c - 1] == t else 1
+            runs[c] = run
             weight /= run
         if weight == 0.0:
             left[:] = unseen
             continue
-        total4 += weight
+        for e in range(n_cases):
+            if removals[e, 0] < 0:
+                weights[e] = weight
+            else:
+                weights[e] = _removed_weight(m4, i, before, runs, removals[e, 0], removals[e, 1])
+            total4[e] += weights[e]
         for s in range(3):
             keys[s] = hold_keys[s]
         for c in range(4):
@@ -206,17 +317,19 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
         level = _level_packed(needs[0], needs[1], needs[2], jokers)
         if level > 0:
             per_f = pays[FA_FLUSH] if level == 2 else pays[FA_PAYS]
-            for b in range(bets.shape[0]):
-                out[b] += weight * (pays[FA_ANTE] + bets[b] * per_f)
+            for e in range(n_cases):
+                for b in range(bets.shape[0]):
+                    out[e, b] += weights[e] * (pays[FA_ANTE] + bets[b] * per_f)
             if track >= 0:
-                tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2
+                tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
             # no completion wins: fold, unless the bonus alone pays for a ting bet
             bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
-            for b in range(bets.shape[0]):
-                out[b] += weight * _ting_value(0.0, 0.0, total2, bets[b], multiples, pays, bonus)
+            for e in range(n_cases):
+                for b in range(bets.shape[0]):
+                    out[e, b] += weights[e] * _ting_value(0.0, 0.0, total2[e], bets[b], multiples, pays, bonus)
             if track >= 0:
-                _track_ting(0.0, 0.0, total2, weight, bets[track], multiples, pays, bonus, bonus_ev[i], tracked)
+                _track_ting(0.0, 0.0, total2[0], weight, bets[track], multiples, pays, bonus, bonus_ev[i], tracked)
         else:
             for su in range(suits):
                 a_keys[su] = 0
@@ -231,37 +344,61 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
                     n_built[su] += 1
                     profile_of[su, a_keys[su]] = p
                     h1_n[su, p], h2_n[su, p] = _suit_profile(
-                        su, keys[su], x, left, table, ranks, cap, powers,
-                        h1_state[su, p], h1_mass[su, p], h2_state[su, p], h2_mass[su, p])
+                        su, keys[su], x, left, table, ranks, cap, powers, jokers,
+                        h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p])
                 used[su] = p
+            for su in range(3):
+                bucket[su] = _bucket(needs[su], jokers)
             n_hu = 0.0
             n_flush = 0.0
-            # both cards in one suit
+            # both cards in one suit: that suit's bucket changes
             for su in range(suits):
                 p = used[su]
                 for q in range(h2_n[su, p]):
-                    level = _level_with(needs, su, h2_state[su, p, q], jokers)
-                    if level == 1:
-                        n_hu += h2_mass[su, p, q]
-                    elif level == 2:
-                        n_flush += h2_mass[su, p, q]
+                    at = _bucket_at(bucket, su, h2_bucket[su, p, q], -1, 0, nb)
+                    n_hu += h2_mass[su, p, q] * hu_of[at]
+                    n_flush += h2_mass[su, p, q] * flush_of[at]
             # one card in each of two suits
             for s1 in range(suits):
                 p1 = used[s1]
                 for s2 in range(s1 + 1, suits):
                     p2 = used[s2]
                     for a in range(h1_n[s1, p1]):
-                        state_a = h1_state[s1, p1, a]
+                        mass_a = h1_mass[s1, p1, a]
                         for b in range(h1_n[s2, p2]):
-                            state_b = h1_state[s2, p2, b]
-                            n0 = state_a if s1 == 0 else needs[0]
-                            n1 = state_a if s1 == 1 else (state_b if s2 == 1 else needs[1])
-                            n2 = state_b if s2 == 2 else needs[2]
-                            level = _level_packed(n0, n1, n2, jokers)
-                            if level == 1:
-                                n_hu += h1_mass[s1, p1, a] * h1_mass[s2, p2, b]
-                            elif level == 2:
-                                n_flush += h1_mass[s1, p1, a] * h1_mass[s2, p2, b]
+                            at = _bucket_at(bucket, s1, h1_bucket[s1, p1, a], s2, h1_bucket[s2, p2, b], nb)
+                            mass = mass_a * h1_mass[s2, p2, b]
+                            n_hu += mass * hu_of[at]
+                            n_flush += mass * flush_of[at]
+            if removing:
+                # R(t) for each removed type t: completions holding a card of type t
+                for t in range(n_suited):
+                    if not needs_r[t] or left[t] == 0:
+                        continue
+                    s = t // ranks
+                    k1 = keys[s] + (powers[t - s * ranks] if x[t] + 1 <= cap else 0)
+                    one_bucket[t] = _bucket(np.int64(table[k1]), jokers)
+                    hu_sum = 0.0
+                    flush_sum = 0.0
+                    for s2 in range(suits):
+                        if s2 == s:
+                            continue
+                        p2 = used[s2]
+                        for b in range(h1_n[s2, p2]):
+                            at = _bucket_at(bucket, s, one_bucket[t], s2, h1_bucket[s2, p2, b], nb)
+                            hu_sum += h1_mass[s2, p2, b] * hu_of[at]
+                            flush_sum += h1_mass[s2, p2, b] * flush_of[at]
+                    for r2 in range(ranks):
+                        t2 = s * ranks + r2
+                        mass = left[t2] - (1 if t2 == t else 0)
+                        if mass <= 0:
+                            continue
+                        k2 = k1 + (powers[r2] if x[t2] + 1 + (1 if t2 == t else 0) <= cap else 0)
+                        at = _bucket_at(bucket, s, _bucket(np.int64(table[k2]), jokers), -1, 0, nb)
+                        hu_sum += mass * hu_of[at]
+                        flush_sum += mass * flush_of[at]
+                    r_hu[t] = hu_sum
+                    r_flush[t] = flush_sum
             if jokers == 0:
                 # completions where the community alone forms a hu: re-test with the hand-card rule
                 for e in range(alone_offsets[i], alone_offsets[i + 1]):
@@ -270,53 +407,103 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_rows6, exact_cache, t
                     w = left[t1] * (left[t1] - 1) / 2.0 if t1 == t2 else left[t1] * left[t2] * 1.0
                     if w == 0.0:
                         continue
-                    # plain and exact levels depend on the six community cards only: cached per row
-                    code = exact_cache[alone_rows6[e]]
-                    if code < 0:
-                        s1 = t1 // ranks
-                        s2 = t2 // ranks
-                        if s1 == s2:
-                            k = keys[s1] + (powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0)
-                            x[t1] += 1
-                            k += powers[t2 - s2 * ranks] if x[t2] + 1 <= cap else 0
-                            x[t1] -= 1
-                            plain = _level_with(needs, s1, np.int64(table[k]), 0)
-                        else:
-                            one1 = np.int64(table[keys[s1] + (powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0)])
-                            one2 = np.int64(table[keys[s2] + (powers[t2 - s2 * ranks] if x[t2] + 1 <= cap else 0)])
-                            n0 = one1 if s1 == 0 else needs[0]
-                            n1 = one1 if s1 == 1 else (one2 if s2 == 1 else needs[1])
-                            n2 = one2 if s2 == 2 else needs[2]
-                            plain = _level_packed(n0, n1, n2, 0)
-                        for c in range(4):
-                            community[m4[i, c]] += 1
-                        community[t1] += 1
-                        community[t2] += 1
-                        exact = _hu_level_with_hand(hold, community, suits, ranks)
-                        community[:] = 0
-                        code = plain * 4 + exact
-                        exact_cache[alone_rows6[e]] = code
-                    plain = code // 4
-                    exact = code % 4
+                    # the suit keys of X plus the completion: its plain level, and its hand-card
+                    # level from each suit's flags (memoised by suit key: the hold is fixed)
+                    s1 = t1 // ranks
+                    s2 = t2 // ranks
+                    for su in range(3):
+                        after[su] = keys[su]
+                    after[s1] += powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0
+                    after[s2] += powers[t2 - s2 * ranks] if x[t2] + 1 + (1 if t2 == t1 else 0) <= cap else 0
+                    plain = _level_packed(np.int64(table[after[0]]) if suits > 0 else EMPTY_SUIT,
+                                          np.int64(table[after[1]]) if suits > 1 else EMPTY_SUIT,
+                                          np.int64(table[after[2]]) if suits > 2 else EMPTY_SUIT, 0)
+                    for su in range(suits):
+                        f = flags_of[su, after[su]]
+                        if f < 0:
+                            f = _key_flags(after[su], su, hold, ranks, cap, scratch)
+                            flags_of[su, after[su]] = f
+                        suit_flags[su] = f
+                    exact = _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2])
                     if plain != exact:
-                        if plain == 1:
-                            n_hu -= w
-                        elif plain == 2:
-                            n_flush -= w
-                        if exact == 1:
-                            n_hu += w
-                        elif exact == 2:
-                            n_flush += w
+                        d_hu = (1.0 if exact == 1 else 0.0) - (1.0 if plain == 1 else 0.0)
+                        d_flush = (1.0 if exact == 2 else 0.0) - (1.0 if plain == 2 else 0.0)
+                        n_hu += w * d_hu
+                        n_flush += w * d_flush
+                        if removing:
+                            pair_fix[t1, t2] = 1 + exact
+                            if t1 == t2:
+                                r_hu[t1] += (left[t1] - 1) * d_hu
+                                r_flush[t1] += (left[t1] - 1) * d_flush
+                            else:
+                                r_hu[t1] += left[t2] * d_hu
+                                r_flush[t1] += left[t2] * d_flush
+                                r_hu[t2] += left[t1] * d_hu
+                                r_flush[t2] += left[t1] * d_flush
             bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
-            for b in range(bets.shape[0]):
-                out[b] += weight * _ting_value(n_hu, n_flush, total2, bets[b], multiples, pays, bonus)
+            for e in range(n_cases):
+                if weights[e] == 0.0:
+                    continue
+                case_hu = n_hu
+                case_flush = n_flush
+                t1 = removals[e, 0]
+                t2 = removals[e, 1]
+                if t1 >= 0:
+                    case_hu -= r_hu[t1]
+                    case_flush -= r_flush[t1]
+                if t2 >= 0:
+                    case_hu -= r_hu[t2]
+                    case_flush -= r_flush[t2]
+                    pair = _pair_level(keys, needs, bucket, x, table, powers, ranks, cap, jokers, one_bucket,
+                                       t1, t2, hu_of, flush_of, nb, pair_fix)
+                    if pair == 1:
+                        case_hu += 1.0
+                    elif pair == 2:
+                        case_flush += 1.0
+                for b in range(bets.shape[0]):
+                    out[e, b] += weights[e] * _ting_value(case_hu, case_flush, total2[e], bets[b], multiples, pays,
+                                                          bonus)
             if track >= 0:
-                _track_ting(n_hu, n_flush, total2, weight, bets[track], multiples, pays, bonus, bonus_ev[i], tracked)
+                _track_ting(n_hu, n_flush, total2[0], weight, bets[track], multiples, pays, bonus, bonus_ev[i],
+                            tracked)
+            if removing and jokers == 0:
+                for e in range(alone_offsets[i], alone_offsets[i + 1]):
+                    pair_fix[alone_pairs[e, 0], alone_pairs[e, 1]] = 0
         for c in range(4):
             x[m4[i, c]] -= 1
         left[:] = unseen
-    for b in range(bets.shape[0]):
-        out[b] /= total4
+    for e in range(n_cases):
+        for b in range(bets.shape[0]):
+            out[e, b] /= total4[e]
+
+
+@njit(cache=True, inline="always")
+def _bucket_at(bucket, s1, b1, s2, b2, nb):
+    """Index into the bucket level tables of the three suits' buckets with suit ``s1`` set to
+    ``b1`` and (when ``s2 >= 0``) suit ``s2`` set to ``b2``."""
+    k0 = b1 if s1 == 0 else (b2 if s2 == 0 else bucket[0])
+    k1 = b1 if s1 == 1 else (b2 if s2 == 1 else bucket[1])
+    k2 = b1 if s1 == 2 else (b2 if s2 == 2 else bucket[2])
+    return (k0 * nb + k1) * nb + k2
+
+
+@njit(cache=True, inline="always")
+def _pair_level(keys, needs, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2, hu_of, flush_of, nb,
+                pair_fix):
+    """Hu level (hand-card rule applied) of X plus one card of type ``t1`` and one of ``t2``
+    (``t1 <= t2``; ``one_bucket`` holds the buckets of X plus one card of each; ``pair_fix``
+    the hand-card levels, plus one, of the completions where they differ from the plain ones)."""
+    if pair_fix[t1, t2] > 0:
+        return pair_fix[t1, t2] - 1
+    s1 = t1 // ranks
+    s2 = t2 // ranks
+    if s1 == s2:
+        k = keys[s1] + (powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0)
+        k += powers[t2 - s2 * ranks] if x[t2] + 1 + (1 if t2 == t1 else 0) <= cap else 0
+        at = _bucket_at(bucket, s1, _bucket(np.int64(table[k]), jokers), -1, 0, nb)
+    else:
+        at = _bucket_at(bucket, s1, one_bucket[t1], s2, one_bucket[t2], nb)
+    return 2 if flush_of[at] > 0 else (1 if hu_of[at] > 0 else 0)
 
 
 def prepare_tables(geometry: DeckGeometry) -> None:
@@ -366,14 +553,8 @@ def bonus_evs(unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
     return out
 
 
-def new_level_cache(geometry: DeckGeometry) -> np.ndarray:
-    """An empty cache of a hold's hand-card levels, one int8 per six-card community."""
-    return np.full(len(community_index(geometry).m6_types), -1, np.int8)
-
-
 def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameConfig,
-              bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None,
-              level_cache: np.ndarray | None = None, track: int = -1,
+              bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None, track: int = -1,
               tracked: np.ndarray | None = None) -> np.ndarray:
     """Value of each fa-hu bet size of ``config`` for a hold, given the unseen suited counts.
 
@@ -381,28 +562,45 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
     T. With a bonus bet B > 0 they include the bonus, which pushes unless
     the player bets ting-hu; ``bonus_ev`` (from :func:`bonus_evs` for the
     same unseen cards) can be passed in when several holds share it.
-    ``level_cache`` (from :func:`new_level_cache`) keeps the hold's exact
-    hand-card levels between calls for the same hold: they do not depend on
-    the unseen cards, so a hold valued with many draws computes them once.
     With ``track`` = the index of a bet, the outcome counts of betting it are
     added into ``tracked`` (length :func:`track_size`; see ``TRACK_*``).
     """
     if (bonus_bet > 0 or track >= 0) and bonus_ev is None:
         bonus_ev = bonus_evs(unseen_suited, config)
-    if bonus_ev is None:
-        bonus_ev = np.zeros(1)
+    return _run_kernel(hold_counts, unseen_suited, np.full((1, 2), -1, np.int64), config, bonus_bet, bonus_ev,
+                       track, tracked)[0]
+
+
+def fa_values_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: list[tuple[int, ...]],
+                       config: GameConfig) -> np.ndarray:
+    """:func:`fa_values` (no bonus) of one hold for each case of ``removals``, in one pass.
+
+    Case ``e`` removes the suited card types ``removals[e]`` (none, one or
+    two cards, seen elsewhere) from ``unseen_suited``; row ``e`` of the
+    result is bit for bit ``fa_values(hold_counts, unseen_suited - E_e)``.
+    One pass over the communities serves every case, which is what makes a
+    hold shared by many draws cheap (see :mod:`solver.deal`).
+    """
+    rows = np.full((len(removals), 2), -1, np.int64)
+    for e, removed in enumerate(removals):
+        rows[e, : len(removed)] = sorted(removed)
+    return _run_kernel(hold_counts, unseen_suited, rows, config, 0.0, None, -1, None)
+
+
+def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,
+                bonus_bet: float, bonus_ev: np.ndarray | None, track: int, tracked: np.ndarray | None) -> np.ndarray:
+    """Call :func:`_fa_values` with the geometry's tables; values as (cases, bets)."""
     geometry = config.geometry
     index = community_index(geometry)
     alone = alone_index(geometry)
-    out = np.empty(len(config.fa_hu_bets), np.float64)
+    out = np.empty((len(removals), len(config.fa_hu_bets)), np.float64)
     _fa_values(
-        np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs, alone.rows6,
-        new_level_cache(geometry) if level_cache is None else level_cache, suit_table(geometry), geometry.suits,
-        geometry.ranks,
-        digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64),
+        np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs,
+        suit_table(geometry), geometry.suits,
+        geometry.ranks, digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64), removals,
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
-        payout_vector(config), suit_profiles_max(geometry), float(bonus_bet), bonus_ev, out,
-        track, np.zeros(1) if tracked is None else tracked,
+        payout_vector(config), suit_profiles_max(geometry), float(bonus_bet),
+        np.zeros(1) if bonus_ev is None else bonus_ev, out, track, np.zeros(1) if tracked is None else tracked,
     )
     return out
 

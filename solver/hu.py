@@ -102,30 +102,30 @@ def _hu_level(counts, suits, ranks):
     return 0
 
 
+# Bits of one suit's hand-card flags (no jokers): a pair, a pair touching a hand card, a set,
+# a set touching a hand card, a pair plus a set touching a hand card.
+PAIR_ANY, PAIR_HAND, SET_ANY, SET_HAND, BOTH_HAND = 1, 2, 4, 8, 16
+
+
 @njit(cache=True)
 def _suit_flags_with_hand(hand, community, start, ranks):
-    """For one suit, with no jokers: (pair, pair touching hand, set, set touching hand, pair+set touching hand)."""
-    pair_any = False
-    pair_hand = False
-    set_any = False
-    set_hand = False
+    """One suit's hand-card flags (bits ``PAIR_ANY`` ... ``BOTH_HAND``), with no jokers."""
+    flags = 0
     for p in range(ranks):
         cp = hand[start + p] + community[start + p]
         hp = hand[start + p] > 0
         if cp >= 2:
-            pair_any = True
-            pair_hand = pair_hand or hp
+            flags |= PAIR_ANY | (PAIR_HAND if hp else 0)
         if cp >= 3:
-            set_any = True
-            set_hand = set_hand or hp
+            flags |= SET_ANY | (SET_HAND if hp else 0)
     for a in range(ranks - 2):
         if (hand[start + a] + community[start + a] >= 1 and hand[start + a + 1] + community[start + a + 1] >= 1
                 and hand[start + a + 2] + community[start + a + 2] >= 1):
-            set_any = True
+            flags |= SET_ANY
             if hand[start + a] > 0 or hand[start + a + 1] > 0 or hand[start + a + 2] > 0:
-                set_hand = True
-    if not (pair_any and set_any):
-        return pair_any, pair_hand, set_any, set_hand, False
+                flags |= SET_HAND
+    if not (flags & PAIR_ANY and flags & SET_ANY):
+        return flags
     for p in range(ranks):
         cp = hand[start + p] + community[start + p]
         if cp < 2:
@@ -134,7 +134,7 @@ def _suit_flags_with_hand(hand, community, start, ranks):
         for t in range(ranks):
             fits = cp >= 5 if t == p else hand[start + t] + community[start + t] >= 3
             if fits and (hp or hand[start + t] > 0):
-                return pair_any, pair_hand, set_any, set_hand, True
+                return flags | BOTH_HAND
         for a in range(ranks - 2):
             fits = True
             touches = hp
@@ -145,8 +145,23 @@ def _suit_flags_with_hand(hand, community, start, ranks):
                 if hand[start + i] > 0:
                     touches = True
             if fits and touches:
-                return pair_any, pair_hand, set_any, set_hand, True
-    return pair_any, pair_hand, set_any, set_hand, False
+                return flags | BOTH_HAND
+    return flags
+
+
+@njit(cache=True, inline="always")
+def _level_from_flags(f0, f1, f2):
+    """Hand-card hu level from three suits' flags (a missing suit has none): a flush hu when
+    one suit has a pair plus a set touching the hand, else a hu when a pair and a set of two
+    suits fit with one of them touching it."""
+    if (f0 | f1 | f2) & BOTH_HAND:
+        return 2
+    f = (f0, f1, f2)
+    for a in range(3):
+        for b in range(3):
+            if a != b and ((f[a] & PAIR_HAND and f[b] & SET_ANY) or (f[a] & PAIR_ANY and f[b] & SET_HAND)):
+                return 1
+    return 0
 
 
 @njit(cache=True)
@@ -154,24 +169,10 @@ def _hu_level_with_hand(hand, community, suits, ranks):
     """Like :func:`_hu_level` for hand + community, counting only hus that use a hand card."""
     if hand[suits * ranks] > 0:
         return _hu_level(hand + community, suits, ranks)
-    # per-suit flags as bit masks (bit s = suit s)
-    pair_any = 0
-    pair_hand = 0
-    set_any = 0
-    set_hand = 0
-    for s in range(suits):
-        pa, ph, sa, sh, bh = _suit_flags_with_hand(hand, community, s * ranks, ranks)
-        if bh:
-            return 2
-        pair_any |= pa << s
-        pair_hand |= ph << s
-        set_any |= sa << s
-        set_hand |= sh << s
-    for a in range(suits):
-        for b in range(suits):
-            if a != b and ((pair_hand >> a & 1 and set_any >> b & 1) or (pair_any >> a & 1 and set_hand >> b & 1)):
-                return 1
-    return 0
+    f0 = _suit_flags_with_hand(hand, community, 0, ranks)
+    f1 = _suit_flags_with_hand(hand, community, ranks, ranks) if suits > 1 else 0
+    f2 = _suit_flags_with_hand(hand, community, 2 * ranks, ranks) if suits > 2 else 0
+    return _level_from_flags(f0, f1, f2)
 
 
 @njit(cache=True)

@@ -167,3 +167,47 @@ def test_hold_kernel_counts_outcomes_like_a_naive_enumeration(config: GameConfig
             naive, naive_bonus = naive_hold_outcomes(hold, unseen, fa, config, bonus)
             assert {(o.kind, o.ting_bet): n for o, n in fast.items()} == naive
             assert fast_bonus == pytest.approx(naive_bonus, rel=1e-12, abs=1e-9)
+
+
+@pytest.mark.parametrize("config", [TWO_SUITS, LONG_SUIT, GameConfig(suits=2, ranks=3, copies=3, jokers=1, decks=2),
+                                    GameConfig(suits=3, ranks=4, copies=2, jokers=1), GameConfig()],
+                         ids=["two-suits", "long-suit", "two-decks", "reduced", "full-deck"])
+def test_hold_kernel_removing_cards_matches_separate_passes(config: GameConfig) -> None:
+    """One pass valuing a hold against many unseen sets (cards removed by inclusion-exclusion) gives
+    bit for bit what a separate pass per set gives: no removal, each single card, pairs of
+    different cards and of the same card, for random holds with and without jokers."""
+    from solver.hold import fa_values_removing
+
+    g = config.geometry
+    rng = random.Random(11)
+    deck = [t for t in range(g.n_types) for _ in range(int(g.full_counts()[t]))]
+    for trial in range(4):
+        cards = deck[:]
+        rng.shuffle(cards)
+        if trial == 0:  # a hold with a joker
+            cards.remove(g.joker)
+            cards.insert(0, g.joker)
+        hold = tuple(sorted(cards[:4]))
+        unseen = unseen_suited(hold + tuple(cards[4:6]), config)
+        present = [t for t in range(g.n_suited) if unseen[t] > 0]
+        removals = [(), *[(t,) for t in present[:12]]]
+        removals += [tuple(sorted(rng.sample(present, 2))) for _ in range(8)]
+        removals += [(t, t) for t in present if unseen[t] >= 2][:4]
+        got = fa_values_removing(counts_of(hold, g), unseen, removals, config)
+        for removed, row in zip(removals, got):
+            left = unseen.copy()
+            for t in removed:
+                left[t] -= 1
+            expected = fa_values(counts_of(hold, g), left, config)
+            assert np.array_equal(row, expected), (hold, removed)
+
+
+def test_deal_stage_is_the_same_for_any_number_of_jobs() -> None:
+    """Deal-stage EVs are bit for bit the same with one process or two, and progress ends at its total."""
+    config = GameConfig(suits=3, ranks=4, copies=2, jokers=1)
+    for state in random_states(config, Stage.DEAL, 2, seed=12):
+        seen: list[tuple[int, int]] = []
+        one = evaluate(state, config, n_jobs=1)
+        two = evaluate(state, config, progress=lambda done, total, seen=seen: seen.append((done, total)), n_jobs=2)
+        assert [o.ev for o in one] == [o.ev for o in two]
+        assert seen[-1][0] == seen[-1][1] and all(a <= b for (a, _), (b, _) in zip(seen, seen[1:]))
