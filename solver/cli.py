@@ -86,12 +86,11 @@ def cmd_best(args: argparse.Namespace) -> None:
     """
     config = _config(args)
     geometry = config.geometry
-    if args.jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    _check_jobs(args.jobs)
     result = best_play(
         args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
         double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0, bonus=args.bonus,
-        progress=None if args.json else stderr_progress("deal draws"), n_jobs=args.jobs, tables=args.tables,
+        progress=None if args.json else stderr_progress("deal stage"), n_jobs=args.jobs, tables=args.tables,
     )
     if args.json:
         print(json.dumps(result.to_json(geometry)))
@@ -149,8 +148,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
     from .solve import solve
 
     config = _config(args)
-    if args.jobs == 0 or args.jobs < -1:
-        raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {args.jobs}")
+    _check_jobs(args.jobs)
     if args.chunk_size is not None and args.chunk_size < 1:
         raise InputError(f"--chunk-size must be at least 1, got {args.chunk_size}")
     if args.bonus < 0:
@@ -192,6 +190,7 @@ def cmd_edge(args: argparse.Namespace) -> None:
     from .edge import par_sheet
 
     config = _config(args)
+    _check_jobs(args.jobs)
     if args.bonus < 0:
         raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
     sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
@@ -254,8 +253,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from .tables import default_directory
 
     config = _config(args)
-    if args.jobs == 0 or args.jobs < -1:
-        raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {args.jobs}")
+    _check_jobs(args.jobs)
     tables = args.tables or default_directory(config, Objective())
     result = simulate(config, tables, args.hands, args.seed, args.jobs,
                       progress=None if args.json else stderr_progress("hands"))
@@ -275,6 +273,12 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
     """Commands that take only --config and --json."""
+
+
+def _check_jobs(jobs: int) -> None:
+    """Refuse a --jobs value that is neither a number of processes nor -1."""
+    if jobs == 0 or jobs < -1:
+        raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
 
 
 def _add_jobs(parser: argparse.ArgumentParser, default: int, what: str) -> None:
@@ -310,7 +314,7 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fa", type=float, metavar="F", help="the fa-hu bet placed (ting stage)")
     parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
                         help="value main game plus a bonus bet of B (it pushes unless the player bets ting-hu)")
-    _add_jobs(parser, 1, "processes for a deal-stage evaluation")
+    _add_jobs(parser, -1, "processes for a deal-stage evaluation (default -1: all cores)")
     _add_tables(parser, "answer from a solve's tables when they hold the state (same numbers, faster)")
 
 
@@ -352,6 +356,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
     config = _config(args)
     tables = Path(args.tables) if args.tables else default_directory(config, Objective())
     formats = parse_formats(args.format)
+    _check_jobs(args.jobs)
     quiet = args.json or args.quiet
     if args.out:
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet)

@@ -251,7 +251,8 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
     h2_n = np.empty((3, n_profiles), np.int64)
     a_keys = np.empty(3, np.int64)
     used = np.empty(3, np.int64)
-    # hand-card flags of a suit by its key (see :func:`solver.hu._suit_flags_with_hand`), -1 until found
+    # hand-card flags of a suit by its key (see :func:`solver.hu._suit_flags_with_hand`), -1 until
+    # found: 786 KB for one deck, 30 MB for two (a hashed memo measured twice as slow per pass)
     flags_of = np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8)
     suit_flags = np.zeros(3, np.int64)
     after = np.empty(3, np.int64)

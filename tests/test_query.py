@@ -91,7 +91,7 @@ def test_bonus_objective(capsys) -> None:
         (["11m 23p 57s", "--dd"], "no double-down is placed before the deal decision"),
         (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "-1"], "bonus bet must be a finite number, not negative"),
         (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "nan"], "bonus bet must be a finite number"),
-        (["11m 23p 57s", "--jobs", "0"], "--jobs must be at least 1"),
+        (["11m 23p 57s", "--jobs", "0"], "--jobs must be a positive number"),
     ],
 )
 def test_bad_input_exits_2(capsys, args: list[str], fragment: str) -> None:
