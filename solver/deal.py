@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 
 from .cards import counts_of
 from .combinatorics import multisets, remove_cards, submultisets
@@ -154,8 +154,15 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     total_work = sum(job.cost for job in jobs)
     # largest jobs first, so no worker is left with a big one at the end
     jobs.sort(key=lambda job: -job.cost)
-    chunk = max(1, len(jobs) // (8 * max(n_jobs, 1)))
-    chunks = [jobs[i:i + chunk] for i in range(0, len(jobs), chunk)]
+    chunk_cost = total_work / (8 * effective_n_jobs(n_jobs))  # a few chunks per process to hand out
+    chunks: list[list[_Job]] = [[]]
+    cost = 0
+    for job in jobs:
+        if chunks[-1] and cost + job.cost > chunk_cost:
+            chunks.append([])
+            cost = 0
+        chunks[-1].append(job)
+        cost += job.cost
     results = Parallel(n_jobs=n_jobs, return_as="generator")(
         delayed(_value_jobs)(part, config, bonus_bet) for part in chunks
     )

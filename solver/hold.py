@@ -107,13 +107,35 @@ def _add_mass(buckets, masses, n, bucket, mass):
 
 
 @njit(cache=True, nogil=True)
-def _suit_profile(s, key, x, left, table, ranks, cap, powers, jokers, h1_bucket, h1_mass, h2_bucket, h2_mass):
+def _suit_profile(s, key, x, left, table, ranks, cap, powers, jokers, h1_bucket, h1_mass, h2_bucket, h2_mass,
+                  per_rank, one_b, r_bucket, r_mass, r_n):
     """One suit of X (suit key ``key``): histograms of the suit's need bucket after one
     unseen card of the suit (``h1``) and after two (``h2``), weighted by how many
-    card combinations give each. Returns the two histograms' sizes."""
+    card combinations give each. Returns the two histograms' sizes. With ``per_rank``
+    also, for each rank r of the suit with a card left, the bucket after one card of
+    rank r (``one_b[r]``) and the histogram of buckets after that card and each other
+    left card of the suit (``r_bucket[r]``, ``r_mass[r]``, ``r_n[r]`` entries): the
+    same-suit part of the removal counts R."""
     base = s * ranks
     n1 = 0
     n2 = 0
+    if per_rank:
+        for r1 in range(ranks):
+            t1 = base + r1
+            r_n[r1] = 0
+            if left[t1] == 0:
+                continue
+            k1 = key + (powers[r1] if x[t1] + 1 <= cap else 0)
+            one_b[r1] = _bucket(np.int64(table[k1]), jokers)
+            for r2 in range(ranks):
+                t2 = base + r2
+                same = 1 if t2 == t1 else 0
+                mass = left[t2] - same
+                if mass <= 0:
+                    continue
+                k2 = k1 + (powers[r2] if x[t2] + 1 + same <= cap else 0)
+                r_n[r1] = _add_mass(r_bucket[r1], r_mass[r1], r_n[r1], _bucket(np.int64(table[k2]), jokers),
+                                    mass * 1.0)
     for r1 in range(ranks):
         t1 = base + r1
         u1 = left[t1]
@@ -249,6 +271,12 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
     h2_bucket = np.empty((3, n_profiles, nb), np.int64)
     h2_mass = np.empty((3, n_profiles, nb), np.float64)
     h2_n = np.empty((3, n_profiles), np.int64)
+    one_b = np.empty((3, n_profiles, ranks), np.int64)
+    r_bucket = np.empty((3, n_profiles, ranks, nb), np.int64)
+    r_mass = np.empty((3, n_profiles, ranks, nb), np.float64)
+    r_n = np.empty((3, n_profiles, ranks), np.int64)
+    cross_hu = np.empty((3, nb))
+    cross_flush = np.empty((3, nb))
     a_keys = np.empty(3, np.int64)
     used = np.empty(3, np.int64)
     # hand-card flags of a suit by its key (see :func:`solver.hu._suit_flags_with_hand`), -1 until
@@ -271,6 +299,7 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                 needs_r[removals[e, k]] = True
                 removing = True
     weights = np.empty(n_cases)
+    in_a = np.zeros(n_suited, np.bool_)  # the card types of the current A
     total4 = np.zeros(n_cases)
     before = np.empty(4, np.int64)
     runs = np.empty(4, np.int64)
@@ -299,12 +328,18 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
         if weight == 0.0:
             left[:] = unseen
             continue
+        for c in range(4):
+            in_a[m4[i, c]] = True
         for e in range(n_cases):
-            if removals[e, 0] < 0:
-                weights[e] = weight
+            r1 = removals[e, 0]
+            r2 = removals[e, 1]
+            if (r1 < 0 or not in_a[r1]) and (r2 < 0 or not in_a[r2]):
+                weights[e] = weight  # no removed card is one A takes: the same product
             else:
-                weights[e] = _removed_weight(m4, i, before, runs, removals[e, 0], removals[e, 1])
+                weights[e] = _removed_weight(m4, i, before, runs, r1, r2)
             total4[e] += weights[e]
+        for c in range(4):
+            in_a[m4[i, c]] = False
         for s in range(3):
             keys[s] = hold_keys[s]
         for c in range(4):
@@ -346,7 +381,8 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                     profile_of[su, a_keys[su]] = p
                     h1_n[su, p], h2_n[su, p] = _suit_profile(
                         su, keys[su], x, left, table, ranks, cap, powers, jokers,
-                        h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p])
+                        h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p],
+                        removing, one_b[su, p], r_bucket[su, p], r_mass[su, p], r_n[su, p])
                 used[su] = p
             for su in range(3):
                 bucket[su] = _bucket(needs[su], jokers)
@@ -372,32 +408,35 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                             n_hu += mass * hu_of[at]
                             n_flush += mass * flush_of[at]
             if removing:
-                # R(t) for each removed type t: completions holding a card of type t
+                # R(t) for each removed type t: completions holding a card of type t. With the
+                # other card in another suit it depends on t only through t's one-card bucket.
+                for su in range(suits):
+                    for k in range(nb):
+                        hu_sum = 0.0
+                        flush_sum = 0.0
+                        for s2 in range(suits):
+                            if s2 == su:
+                                continue
+                            p2 = used[s2]
+                            for b in range(h1_n[s2, p2]):
+                                at = _bucket_at(bucket, su, k, s2, h1_bucket[s2, p2, b], nb)
+                                hu_sum += h1_mass[s2, p2, b] * hu_of[at]
+                                flush_sum += h1_mass[s2, p2, b] * flush_of[at]
+                        cross_hu[su, k] = hu_sum
+                        cross_flush[su, k] = flush_sum
                 for t in range(n_suited):
                     if not needs_r[t] or left[t] == 0:
                         continue
                     s = t // ranks
-                    k1 = keys[s] + (powers[t - s * ranks] if x[t] + 1 <= cap else 0)
-                    one_bucket[t] = _bucket(np.int64(table[k1]), jokers)
-                    hu_sum = 0.0
-                    flush_sum = 0.0
-                    for s2 in range(suits):
-                        if s2 == s:
-                            continue
-                        p2 = used[s2]
-                        for b in range(h1_n[s2, p2]):
-                            at = _bucket_at(bucket, s, one_bucket[t], s2, h1_bucket[s2, p2, b], nb)
-                            hu_sum += h1_mass[s2, p2, b] * hu_of[at]
-                            flush_sum += h1_mass[s2, p2, b] * flush_of[at]
-                    for r2 in range(ranks):
-                        t2 = s * ranks + r2
-                        mass = left[t2] - (1 if t2 == t else 0)
-                        if mass <= 0:
-                            continue
-                        k2 = k1 + (powers[r2] if x[t2] + 1 + (1 if t2 == t else 0) <= cap else 0)
-                        at = _bucket_at(bucket, s, _bucket(np.int64(table[k2]), jokers), -1, 0, nb)
-                        hu_sum += mass * hu_of[at]
-                        flush_sum += mass * flush_of[at]
+                    r = t - s * ranks
+                    p = used[s]
+                    one_bucket[t] = one_b[s, p, r]
+                    hu_sum = cross_hu[s, one_bucket[t]]
+                    flush_sum = cross_flush[s, one_bucket[t]]
+                    for q in range(r_n[s, p, r]):
+                        at = _bucket_at(bucket, s, r_bucket[s, p, r, q], -1, 0, nb)
+                        hu_sum += r_mass[s, p, r, q] * hu_of[at]
+                        flush_sum += r_mass[s, p, r, q] * flush_of[at]
                     r_hu[t] = hu_sum
                     r_flush[t] = flush_sum
             if jokers == 0:
