@@ -68,21 +68,23 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
     """Every (hold, draw) pair to value, each exactly once, grouped into jobs."""
     geometry = config.geometry
     suited = lambda cards: tuple(c for c in cards if c != geometry.joker)  # noqa: E731
-    shared: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+    # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
+    shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}
     jobs = []
     for n, draw in enumerate(draws):
         seen = tuple(sorted(hand + draw))
         own = []
         for hold in submultisets(seen, 4):
-            drawn = _drawn(hold, hand)
+            drawn = tuple(_drawn(hold, hand))
             if len(drawn) <= 1 and bonus_bet == 0:
-                shared.setdefault(hold, []).append((n, suited(remove_cards(draw, tuple(drawn)))))
+                if hold not in shared:
+                    shared[hold] = (unseen_suited(hand + drawn, config), [])
+                shared[hold][1].append((n, suited(remove_cards(draw, drawn))))
             else:
                 own.append(hold)
         if own:
             jobs.append(_Job(tuple(own), unseen_suited(seen, config), (n,)))
-    for hold, cases in shared.items():
-        base = unseen_suited(hand + tuple(_drawn(hold, hand)), config)
+    for hold, (base, cases) in shared.items():
         jobs.append(_Job((hold,), base, tuple(n for n, _ in cases), tuple(r for _, r in cases)))
     return jobs
 
@@ -139,8 +141,9 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     Order: claim (if a tian-hu is possible), then each discard without
     double-down, then each discard with it (discards in lexicographic order
     of the cards thrown). ``progress(done, total)`` is called as the work
-    (counted in hold-kernel passes) gets done; ``n_jobs`` processes share it. With a bonus bet B > 0 the EVs
-    include it (it pushes unless the player reaches a ting bet).
+    (counted in hold-kernel passes) gets done; ``n_jobs`` processes share
+    it. With a bonus bet B > 0 the EVs include it (it pushes unless the
+    player reaches a ting bet).
     """
     geometry = config.geometry
     options: list[Option] = []

@@ -49,15 +49,31 @@ from .bonus import community_bonus_net
 from .cards import DeckGeometry
 from .community import alone_index, community_index, sorted_multisets
 from .config import GameConfig
-from .hu import EMPTY_SUIT, _level_from_flags, _level_packed, _suit_flags_with_hand, _suit_keys, digit_cap, suit_table
+from .hu import (
+    _level_from_flags,
+    _level_packed,
+    _needs_of_key,
+    _suit_flags_with_hand,
+    _suit_keys,
+    digit_cap,
+    suit_table,
+)
 from .options import TIE_TOLERANCE
 from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_value, payout_vector
 
 
 @njit(cache=True, inline="always")
+def _bucket_caps(jokers):
+    """The largest pair and set needs a bucket tells apart with ``jokers`` jokers (a need above
+    ``jokers`` fails whatever it is; a pair never needs more than 2, a set more than 3)."""
+    return min(jokers + 1, 2), min(jokers + 1, 3)
+
+
+@njit(cache=True, inline="always")
 def _n_buckets(jokers):
     """How many need buckets :func:`_bucket` uses with ``jokers`` jokers."""
-    return 1 + (min(jokers + 1, 2) + 1) * (min(jokers + 1, 3) + 1)
+    cap_p, cap_s = _bucket_caps(jokers)
+    return 1 + (cap_p + 1) * (cap_s + 1)
 
 
 @njit(cache=True, inline="always")
@@ -67,8 +83,7 @@ def _bucket(state, jokers):
     ``jokers + 1`` (a larger need fails the same way). See :func:`_bucket_levels`."""
     if (state >> 4) <= jokers:
         return 0
-    cap_p = min(jokers + 1, 2)
-    cap_s = min(jokers + 1, 3)
+    cap_p, cap_s = _bucket_caps(jokers)
     return 1 + min(state & 3, cap_p) * (cap_s + 1) + min((state >> 2) & 3, cap_s)
 
 
@@ -76,8 +91,7 @@ def _bucket(state, jokers):
 def _bucket_levels(jokers):
     """Hu level of every triple of suit buckets, as two 0/1 float tables (hu, flush hu)
     indexed ``(b0 * n + b1) * n + b2``, so counting by buckets needs no branch."""
-    cap_p = min(jokers + 1, 2)
-    cap_s = min(jokers + 1, 3)
+    cap_p, cap_s = _bucket_caps(jokers)
     n = _n_buckets(jokers)
     representative = np.zeros(n, np.int64)  # bucket 0: a suit that needs nothing
     for p in range(cap_p + 1):
@@ -349,7 +363,7 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                 s = t // ranks
                 keys[s] += powers[t - s * ranks]
         for s in range(3):
-            needs[s] = EMPTY_SUIT if keys[s] < 0 else np.int64(table[keys[s]])
+            needs[s] = _needs_of_key(table, keys[s])
         level = _level_packed(needs[0], needs[1], needs[2], jokers)
         if level > 0:
             per_f = pays[FA_FLUSH] if level == 2 else pays[FA_PAYS]
@@ -449,15 +463,9 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                         continue
                     # the suit keys of X plus the completion: its plain level, and its hand-card
                     # level from each suit's flags (memoised by suit key: the hold is fixed)
-                    s1 = t1 // ranks
-                    s2 = t2 // ranks
-                    for su in range(3):
-                        after[su] = keys[su]
-                    after[s1] += powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0
-                    after[s2] += powers[t2 - s2 * ranks] if x[t2] + 1 + (1 if t2 == t1 else 0) <= cap else 0
-                    plain = _level_packed(np.int64(table[after[0]]) if suits > 0 else EMPTY_SUIT,
-                                          np.int64(table[after[1]]) if suits > 1 else EMPTY_SUIT,
-                                          np.int64(table[after[2]]) if suits > 2 else EMPTY_SUIT, 0)
+                    _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
+                    plain = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
+                                          _needs_of_key(table, after[2]), 0)
                     for su in range(suits):
                         f = flags_of[su, after[su]]
                         if f < 0:
@@ -494,8 +502,8 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                 if t2 >= 0:
                     case_hu -= r_hu[t2]
                     case_flush -= r_flush[t2]
-                    pair = _pair_level(keys, needs, bucket, x, table, powers, ranks, cap, jokers, one_bucket,
-                                       t1, t2, hu_of, flush_of, nb, pair_fix)
+                    pair = _pair_level(keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2,
+                                       hu_of, flush_of, nb, pair_fix, after)
                     if pair == 1:
                         case_hu += 1.0
                     elif pair == 2:
@@ -518,6 +526,18 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
 
 
 @njit(cache=True, inline="always")
+def _completion_keys(keys, x, t1, t2, ranks, powers, cap, after):
+    """Fill ``after`` with the three suit keys of X (keys ``keys``, counts ``x``) plus one card
+    of type ``t1`` and one of ``t2``."""
+    s1 = t1 // ranks
+    s2 = t2 // ranks
+    for su in range(3):
+        after[su] = keys[su]
+    after[s1] += powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0
+    after[s2] += powers[t2 - s2 * ranks] if x[t2] + 1 + (1 if t2 == t1 else 0) <= cap else 0
+
+
+@njit(cache=True, inline="always")
 def _bucket_at(bucket, s1, b1, s2, b2, nb):
     """Index into the bucket level tables of the three suits' buckets with suit ``s1`` set to
     ``b1`` and (when ``s2 >= 0``) suit ``s2`` set to ``b2``."""
@@ -528,19 +548,19 @@ def _bucket_at(bucket, s1, b1, s2, b2, nb):
 
 
 @njit(cache=True, inline="always")
-def _pair_level(keys, needs, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2, hu_of, flush_of, nb,
-                pair_fix):
+def _pair_level(keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2, hu_of, flush_of, nb,
+                pair_fix, after):
     """Hu level (hand-card rule applied) of X plus one card of type ``t1`` and one of ``t2``
     (``t1 <= t2``; ``one_bucket`` holds the buckets of X plus one card of each; ``pair_fix``
-    the hand-card levels, plus one, of the completions where they differ from the plain ones)."""
+    the hand-card levels, plus one, of the completions where they differ from the plain ones;
+    ``after``: scratch for three suit keys)."""
     if pair_fix[t1, t2] > 0:
         return pair_fix[t1, t2] - 1
     s1 = t1 // ranks
     s2 = t2 // ranks
     if s1 == s2:
-        k = keys[s1] + (powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0)
-        k += powers[t2 - s2 * ranks] if x[t2] + 1 + (1 if t2 == t1 else 0) <= cap else 0
-        at = _bucket_at(bucket, s1, _bucket(np.int64(table[k]), jokers), -1, 0, nb)
+        _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
+        at = _bucket_at(bucket, s1, _bucket(np.int64(table[after[s1]]), jokers), -1, 0, nb)
     else:
         at = _bucket_at(bucket, s1, one_bucket[t1], s2, one_bucket[t2], nb)
     return 2 if flush_of[at] > 0 else (1 if hu_of[at] > 0 else 0)
