@@ -5,7 +5,9 @@ Usage: python scripts/benchmark_evaluator.py [--repeats N] [--deal] [--json]
 Cold: a new Python process imports the package and evaluates one state
 (numba's on-disk cache loaded, per-geometry tables built). Warm: the same
 process evaluates again. The deal stage takes minutes, so it runs only
-with ``--deal`` (once, cold, with two processes).
+with ``--deal`` (once, cold, with two processes). Then the whole
+``mahjong-poker best`` command, process start included, for ting queries
+(which run the kernels as plain Python) and a draw query.
 """
 
 from __future__ import annotations
@@ -17,11 +19,20 @@ import platform
 import statistics
 import subprocess
 import sys
+import time
 
 STATES = {
     "ting": "State(Stage.TING, P('11m 23p'), P('57s 9m 9p'), P('4s 6s 8p 9s'), fa_bet=1.0)",
     "draw": "State(Stage.DRAW, P('11m 23p 57s'), P('9m 9p'))",
     "deal": "State(Stage.DEAL, P('11m 23p 57s'))",
+}
+
+QUERIES = {
+    "best, ting": ["11m 23p", "--dead", "57s 8m 6s", "--community", "3m 8p 4s 9s", "--fa", "1"],
+    "best, ting, joker in hand": ["11m 2p J", "--dead", "57s 8m 6s", "--community", "3m 8p 4s 9s", "--fa", "1"],
+    "best, ting, bonus bet": ["11m 23p", "--dead", "57s 8m 6s", "--community", "3m 8p 4s 9s", "--fa", "1",
+                              "--bonus", "1"],
+    "best, draw": ["11m 23p 8m 6s", "--dead", "57s"],
 }
 
 SETUP = """
@@ -51,6 +62,13 @@ def warm(stage: str, repeats: int) -> list[float]:
     return [float(x) for x in out.stdout.split()]
 
 
+def command(args: list[str]) -> float:
+    """Seconds for a whole ``mahjong-poker best`` process."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "solver.cli", "best", *args], capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -68,11 +86,14 @@ def main() -> None:
         code = SETUP + f"evaluate({STATES['deal']}, n_jobs=2)\nprint(time.perf_counter() - t0)\n"
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         results["deal"] = {"cold_jobs2_s": float(out.stdout.strip())}
+    for name, query in QUERIES.items():
+        command(query)  # warm the file cache
+        results[name] = {"command_median_s": statistics.median(command(query) for _ in range(args.repeats))}
     if args.json:
         print(json.dumps(results, indent=2))
         return
     print(f"machine: {machine}")
-    for stage in ("ting", "draw", "deal"):
+    for stage in ("ting", "draw", "deal", *QUERIES):
         if stage in results:
             print(stage, ", ".join(f"{k} = {v:.4f}" for k, v in results[stage].items()))
 

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from math import comb
 
 import numpy as np
-from joblib import Parallel, delayed, effective_n_jobs
 
 from .cards import counts_of
 from .combinatorics import multisets, remove_cards, submultisets
@@ -153,6 +152,8 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     unseen = geometry.full_counts() - counts_of(hand, geometry)
     rows, weights = multisets(unseen, 2)
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
+    from joblib import Parallel, delayed, effective_n_jobs  # about 0.1 s to import: not for other stages
+
     jobs = _jobs(hand, draws, config, bonus_bet)
     total_work = sum(job.cost for job in jobs)
     # largest jobs first, so no worker is left with a big one at the end

@@ -20,13 +20,20 @@ from .ting import ting_bet_ev, ting_outcomes
 __all__ = ["State", "best_option", "evaluate", "ting_options", "validate_state"]
 
 
-def ting_options(state: State, config: GameConfig) -> list[Option]:
-    """Fold, then each ting bet G = m F, with exact EVs (DD counted as lost)."""
+def ting_state_outcomes(state: State, config: GameConfig) -> tuple[int, int, float, int]:
+    """:func:`solver.ting.ting_outcomes` at a ting state, the bonus's expected net counted only
+    when the state bets one."""
     geometry = config.geometry
     seen = state.hand + state.dead + state.community
-    n_hu, n_flush, bonus_net, total = ting_outcomes(
-        counts_of(state.hand, geometry), counts_of(state.community, geometry), unseen_suited(seen, config), config
-    )
+    return ting_outcomes(counts_of(state.hand, geometry), counts_of(state.community, geometry),
+                         unseen_suited(seen, config), config, with_bonus=state.bonus > 0)
+
+
+def ting_options(state: State, config: GameConfig,
+                 outcomes: tuple[int, int, float, int] | None = None) -> list[Option]:
+    """Fold, then each ting bet G = m F, with exact EVs (DD counted as lost); ``outcomes``,
+    when given, are the state's :func:`ting_state_outcomes`."""
+    n_hu, n_flush, bonus_net, total = outcomes or ting_state_outcomes(state, config)
     f, dd, b = state.fa_bet, state.double_down, state.bonus
     options = [Option("fold", (), 0.0, -dd - 1.0 - f, 1.0 + dd + f)]
     for m in config.ting_hu_multiples:

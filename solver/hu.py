@@ -31,9 +31,9 @@ from enum import IntEnum
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from .cards import DeckGeometry
+from .jit import kernel
 
 #: Deficits larger than any real one.
 _NEVER = 99
@@ -47,44 +47,67 @@ class HuLevel(IntEnum):
     FLUSH = 2
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _suit_needs(counts, start, ranks):
-    """Jokers needed in one suit for (a pair, a set, a pair plus a set)."""
+    """Jokers needed in one suit for (a pair, a set, a pair plus a set).
+
+    A pair on rank p goes with a triplet on p (five cards), a triplet on
+    another rank, a run through p (p three times) or a run elsewhere. The
+    best triplet elsewhere is the smallest triplet need, or the second
+    smallest where p holds the smallest; the best run elsewhere is the
+    smallest run need before p - 2 or after p. So the work is linear in
+    the ranks, which matters when the kernels run as plain Python.
+    """
     pair_need = 2
-    set_need = 3
-    both_need = 5
+    low3 = 3  # the two smallest triplet needs
+    next3 = 3
     for t in range(ranks):
         c = counts[start + t]
         pair_need = min(pair_need, max(0, 2 - c))
-        set_need = min(set_need, max(0, 3 - c))
-    for a in range(ranks - 2):
-        run = max(0, 1 - counts[start + a]) + max(0, 1 - counts[start + a + 1]) + max(0, 1 - counts[start + a + 2])
-        set_need = min(set_need, run)
+        need3 = max(0, 3 - c)
+        if need3 < low3:
+            next3 = low3
+            low3 = need3
+        elif need3 < next3:
+            next3 = need3
+    n_runs = max(0, ranks - 2)
+    runs = np.empty(n_runs, np.int64)
+    for a in range(n_runs):
+        runs[a] = (int(counts[start + a] == 0) + int(counts[start + a + 1] == 0)
+                   + int(counts[start + a + 2] == 0))
+    # smallest run need among runs starting at or before a (before[a]) and at or after a (after[a])
+    before = runs.copy()
+    after = runs.copy()
+    for a in range(1, n_runs):
+        before[a] = min(before[a], before[a - 1])
+        after[n_runs - 1 - a] = min(after[n_runs - 1 - a], after[n_runs - a])
+    set_need = low3
+    for a in range(n_runs):
+        set_need = min(set_need, runs[a])
+    both_need = 5
     for p in range(ranks):
         cp = counts[start + p]
-        # pair p + triplet t
-        for t in range(ranks):
-            if t == p:
-                need = max(0, 5 - cp)
-            else:
-                need = max(0, 2 - cp) + max(0, 3 - counts[start + t])
-            both_need = min(both_need, need)
-        # pair p + run a, a+1, a+2
-        for a in range(ranks - 2):
-            need = 0
-            for i in range(a, a + 3):
-                want = 3 if i == p else 1
-                need += max(0, want - counts[start + i])
-            if p < a or p > a + 2:
-                need += max(0, 2 - cp)
-            both_need = min(both_need, need)
+        pair_p = max(0, 2 - cp)
+        elsewhere = next3 if max(0, 3 - cp) == low3 else low3
+        need = min(max(0, 5 - cp), pair_p + elsewhere)
+        if p >= 3:
+            need = min(need, pair_p + before[p - 3])
+        if p + 1 < n_runs:
+            need = min(need, pair_p + after[p + 1])
+        for a in range(max(0, p - 2), min(p, n_runs - 1) + 1):
+            need = min(need, runs[a] - int(cp == 0) + max(0, 3 - cp))
+        both_need = min(both_need, need)
     return pair_need, set_need, both_need
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _hu_level(counts, suits, ranks):
     """0 (no hu), 1 (hu) or 2 (flush hu) for a count vector whose last entry is jokers."""
     jokers = counts[suits * ranks]
+    if jokers == 0:
+        # Without jokers only whole pairs and sets fit: the hand-card flags say which, every
+        # card counting as a hand card. Far fewer steps than the joker needs.
+        return _flags_level(counts, np.zeros_like(counts), suits, ranks)
     pair_needs = np.empty(suits, np.int64)
     set_needs = np.empty(suits, np.int64)
     best_flush = _NEVER
@@ -107,7 +130,7 @@ def _hu_level(counts, suits, ranks):
 PAIR_ANY, PAIR_HAND, SET_ANY, SET_HAND, BOTH_HAND = 1, 2, 4, 8, 16
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _suit_flags_with_hand(hand, community, start, ranks):
     """One suit's hand-card flags (bits ``PAIR_ANY`` ... ``BOTH_HAND``), with no jokers."""
     flags = 0
@@ -149,7 +172,7 @@ def _suit_flags_with_hand(hand, community, start, ranks):
     return flags
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _level_from_flags(f0, f1, f2):
     """Hand-card hu level from three suits' flags (a missing suit has none): a flush hu when
     one suit has a pair plus a set touching the hand, else a hu when a pair and a set of two
@@ -164,18 +187,24 @@ def _level_from_flags(f0, f1, f2):
     return 0
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _hu_level_with_hand(hand, community, suits, ranks):
     """Like :func:`_hu_level` for hand + community, counting only hus that use a hand card."""
     if hand[suits * ranks] > 0:
         return _hu_level(hand + community, suits, ranks)
+    return _flags_level(hand, community, suits, ranks)
+
+
+@kernel(cache=True)
+def _flags_level(hand, community, suits, ranks):
+    """The hand-card hu level of hand + community, neither holding a joker."""
     f0 = _suit_flags_with_hand(hand, community, 0, ranks)
     f1 = _suit_flags_with_hand(hand, community, ranks, ranks) if suits > 1 else 0
     f2 = _suit_flags_with_hand(hand, community, 2 * ranks, ranks) if suits > 2 else 0
     return _level_from_flags(f0, f1, f2)
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _hu_levels(counts_rows, suits, ranks, out):
     """Hu level of every row of a 2-D count array, written into ``out``."""
     for i in range(counts_rows.shape[0]):
@@ -224,7 +253,7 @@ def digit_cap(geometry: DeckGeometry) -> int:
     return min(geometry.copies, 5)
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _fill_suit_table(ranks, cap, out):
     counts = np.zeros(ranks, np.int64)
     base = cap + 1
@@ -248,7 +277,7 @@ def suit_table(geometry: DeckGeometry) -> np.ndarray:
     return out
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _level_packed(n0, n1, n2, jokers):
     """Hu level from the packed needs of three suits and the number of jokers."""
     if min(n0 >> 4, min(n1 >> 4, n2 >> 4)) <= jokers:
@@ -259,7 +288,7 @@ def _level_packed(n0, n1, n2, jokers):
     return 1 if cross <= jokers else 0
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _suit_keys(counts, suits, ranks, cap, keys):
     """Per-suit keys of a count vector (three entries; missing suits get key -1)."""
     base = cap + 1
@@ -274,12 +303,12 @@ def _suit_keys(counts, suits, ranks, cap, keys):
         keys[s] = key
 
 
-@njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _needs_of_key(table, key):
     return EMPTY_SUIT if key < 0 else np.int64(table[key])
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _levels_of_rows(rows, table, suits, ranks, cap, out):
     """Plain hu level of each sorted row of suited types (no jokers), from suit keys."""
     powers = np.ones(ranks, np.int64)

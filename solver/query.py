@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from .cards import DeckGeometry, counts_of, format_cards, parse_cards
 from .combinatorics import remove_cards
 from .config import GameConfig
 from .errors import InputError
+from .jit import interpreted
 from .objective import Objective
 from .options import Option, Stage, best_index
 from .state import State, validate_state
@@ -108,30 +110,45 @@ def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str
     if stage and chosen != inferred and not (chosen == Stage.TING and len(hand_cards) == 4):
         raise InputError(f"{len(hand_cards)} hand cards with the cards given make a {inferred.value}-stage hand, "
                          f"not {chosen.value}")
-    state = validate_state(State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus), config)
+    # A ting decision takes a few hundred hu tests: plain Python does them sooner than numba starts.
+    with interpreted() if chosen == Stage.TING else nullcontext():
+        return _best_play(State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus),
+                          config, progress, n_jobs, tables)
+
+
+def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], None] | None, n_jobs: int,
+               tables: str | Path | None) -> BestPlay:
+    geometry = config.geometry
+    state = validate_state(state, config)
     (c_hand, c_dead, c_community), mapping = canonical(geometry, state.hand, state.dead, state.community)
     c_state = replace(state, hand=c_hand, dead=c_dead, community=c_community)
     options = _from_tables(Path(tables), c_state, config) if tables is not None else None
     source = "tables" if options is not None else "evaluator"
-    if options is None:
-        from .evaluate import evaluate  # the compiled kernels load only when needed
+    if state.stage == Stage.TING:
+        from .evaluate import ting_options, ting_state_outcomes
+
+        # counted once, for the options and for the explanation
+        outcomes = ting_state_outcomes(c_state, config)
+        options = ting_options(c_state, config, outcomes)
+    elif options is None:
+        from .evaluate import evaluate
 
         options = evaluate(c_state, config, progress=progress, n_jobs=n_jobs)
     # Ties go to the first option in the canonical form's order, so the choice does not depend on how
     # the suits happen to be labelled, and matches the solve's (which works on canonical states).
     options, best = _relabel(options, best_index(options), inverse(mapping), state)
     if state.stage == Stage.TING:
-        return BestPlay(state, options, best, describe_ting(state, config), source)
+        return BestPlay(state, options, best, describe_ting(c_state, config, outcomes), source)
     kept = remove_cards(state.hand, options[best].discard)
     return BestPlay(state, options, best, describe_hold(kept, geometry), source)
 
 
-def describe_ting(state: State, config: GameConfig) -> str:
+def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, float, int]) -> str:
     """The ting decision in the chart's terms: the outs (unseen cards that complete a hu using a hand
-    card with any second card) and the exact chance that the last two cards win."""
+    card with any second card) and the exact chance that the last two cards win (from the state's
+    :func:`solver.evaluate.ting_state_outcomes`)."""
     from .draw import unseen_suited
     from .hu import hu_level_with_hand
-    from .ting import ting_outcomes
 
     geometry = config.geometry
     hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)
@@ -141,7 +158,7 @@ def describe_ting(state: State, config: GameConfig) -> str:
         community[card] += 1
         outs += int(unseen[card]) if hu_level_with_hand(hand, community, geometry) else 0
         community[card] -= 1
-    n_hu, n_flush, _, total = ting_outcomes(hand, community, unseen, config)
+    n_hu, n_flush, _, total = outcomes
     return (f"{outs} outs among {int(unseen.sum())} unseen cards; the last two cards win with probability "
             f"{(n_hu + n_flush) / total:.4f} ({n_hu + n_flush} of {total} pairs, {n_flush} with a flush hu)")
 
@@ -158,7 +175,7 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
         row = lookup(directory / "draws.parquet", encode(geometry, state.hand, state.dead),
                      [("double_down", state.double_down)])
     else:
-        return None  # ting decisions are computed directly (about a millisecond)
+        return None  # ting decisions are computed directly (a few hundred hu tests)
     return None if row is None else options_from_row(row, geometry)
 
 

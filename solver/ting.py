@@ -14,17 +14,18 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import njit
 
 from .bonus import _bonus_mask, payout_by_mask
 from .config import GameConfig
 from .hu import _hu_level_with_hand
+from .jit import kernel
 
 
-@njit(cache=True)
-def _ting_counts(hand, community, unseen, suits, ranks, bonus_net):
+@kernel(cache=True)
+def _ting_counts(hand, community, unseen, suits, ranks, bonus_net, with_bonus):
     """(non-flush wins, flush wins, summed bonus net) over all two-card completions,
-    counted as card combinations; ``bonus_net`` maps a bonus mask to its net result."""
+    counted as card combinations; ``bonus_net`` maps a bonus mask to its net result
+    (summed only ``with_bonus``: the bonus mask costs more than the hu test)."""
     n_types = unseen.shape[0]
     n_hu = 0
     n_flush = 0
@@ -43,7 +44,8 @@ def _ting_counts(hand, community, unseen, suits, ranks, bonus_net):
             full[t1] += 1
             full[t2] += 1
             level = _hu_level_with_hand(hand, full, suits, ranks)
-            bonus += weight * bonus_net[_bonus_mask(full, suits, ranks)]
+            if with_bonus:
+                bonus += weight * bonus_net[_bonus_mask(full, suits, ranks)]
             full[t1] -= 1
             full[t2] -= 1
             if level == 1:
@@ -54,14 +56,15 @@ def _ting_counts(hand, community, unseen, suits, ranks, bonus_net):
 
 
 def ting_outcomes(hand: np.ndarray, community: np.ndarray, unseen_suited: np.ndarray,
-                  config: GameConfig) -> tuple[int, int, float, int]:
-    """(non-flush wins, flush wins, expected bonus net of a unit bet, all completions)."""
+                  config: GameConfig, with_bonus: bool = True) -> tuple[int, int, float, int]:
+    """(non-flush wins, flush wins, expected bonus net of a unit bet, all completions);
+    the bonus net is 0.0 unless ``with_bonus``."""
     geometry = config.geometry
     unseen = np.zeros(geometry.n_types, np.int64)
     unseen[: geometry.n_suited] = unseen_suited
     n_hu, n_flush, bonus = _ting_counts(
         np.ascontiguousarray(hand, dtype=np.int64), np.ascontiguousarray(community, dtype=np.int64),
-        unseen, geometry.suits, geometry.ranks, payout_by_mask(config),
+        unseen, geometry.suits, geometry.ranks, payout_by_mask(config), with_bonus,
     )
     total = comb(int(unseen.sum()), 2)
     return int(n_hu), int(n_flush), bonus / total, total
@@ -79,7 +82,7 @@ def payout_vector(config: GameConfig) -> np.ndarray:
     ], dtype=np.float64)
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _ting_bet_ev(n_hu, n_flush, total, fa_bet, ting_bet, pays):
     """Expected net result of T, F and G from the ting bet on, given win counts out of ``total``."""
     base = pays[TING_ANTE] + fa_bet * pays[TING_FA]
@@ -88,7 +91,7 @@ def _ting_bet_ev(n_hu, n_flush, total, fa_bet, ting_bet, pays):
             - n_lose * (1.0 + fa_bet + ting_bet)) / total
 
 
-@njit(cache=True)
+@kernel(cache=True)
 def _ting_value(n_hu, n_flush, total, fa_bet, multiples, pays, bonus):
     """Best of folding and every ting bet (G = m F for m in ``multiples``); a ting bet
     also settles the bonus bet, worth ``bonus`` (its expected net), which folding pushes."""

@@ -41,6 +41,24 @@ def naive_five(cards: tuple[int, ...], geometry: DeckGeometry) -> int:
     return best
 
 
+def naive_suit_needs(counts: list[int]) -> tuple[int, int, int]:
+    """Jokers one suit (its counts by rank) lacks for a pair, a set, and a pair plus a set:
+    the smallest shortfall over every pair, every set and every pair with every set."""
+    ranks = len(counts)
+    pairs = [{p: 2} for p in range(ranks)]
+    sets = [{t: 3} for t in range(ranks)] + [{a: 1, a + 1: 1, a + 2: 1} for a in range(ranks - 2)]
+
+    def shortfall(*groups: dict[int, int]) -> int:
+        wanted: dict[int, int] = {}
+        for group in groups:
+            for rank, n in group.items():
+                wanted[rank] = wanted.get(rank, 0) + n
+        return sum(max(0, n - counts[rank]) for rank, n in wanted.items())
+
+    return (min(shortfall(p) for p in pairs), min(shortfall(s) for s in sets),
+            min(shortfall(p, s) for p in pairs for s in sets))
+
+
 def naive_level(cards: list[int], geometry: DeckGeometry, hand_size: int = 0) -> int:
     """Best level over every 5-card subset; with ``hand_size``, the first that many
     cards are the hand and a subset counts only if it holds one of them (a subset

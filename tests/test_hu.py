@@ -1,12 +1,14 @@
 """The hu kernels against the naive enumeration of every 5-card subset and joker substitution."""
 
+from itertools import product
+
 import numpy as np
 import pytest
 
 from solver.cards import DeckGeometry, counts_of, parse_cards
 from solver.combinatorics import multisets
-from solver.hu import HuLevel, hu_level, hu_level_with_hand, hu_levels
-from tests.naive import naive_level
+from solver.hu import HuLevel, _suit_needs, hu_level, hu_level_with_hand, hu_levels
+from tests.naive import naive_level, naive_suit_needs
 
 G = DeckGeometry()
 TWO_JOKERS = DeckGeometry(copies=6, jokers=2)
@@ -93,3 +95,16 @@ def test_community_alone_does_not_count() -> None:
     hand = counts_of(parse_cards("4m 9m 9p 7p", G), G)
     community = counts_of(parse_cards("55s 111s 23m", G), G)
     assert hu_level_with_hand(hand, community, G) == HuLevel.HU
+
+
+@pytest.mark.parametrize("ranks", range(3, 10))
+def test_suit_needs_against_every_pair_and_set(ranks: int) -> None:
+    """One suit's joker needs: every count vector up to five copies for small suits, a sample for larger."""
+    if 6 ** ranks <= 10_000:
+        vectors = [list(v) for v in product(range(6), repeat=ranks)]
+    else:
+        rng = np.random.default_rng(ranks)
+        vectors = [list(v) for v in rng.integers(0, 6, (2000, ranks))]
+    for vector in vectors:
+        counts = np.array(vector + [0], dtype=np.int64)
+        assert _suit_needs(counts, 0, ranks) == naive_suit_needs(vector), vector
