@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SUIT_LETTERS = "mps"
 JOKER_LETTER = "J"
@@ -57,6 +59,8 @@ class DeckGeometry:
 
     def full_counts(self) -> np.ndarray:
         """Count vector of the whole deck."""
+        import numpy as np  # here, not at the top: a table query needs no arrays and starts faster without numpy
+
         counts = np.full(self.n_types, self.copies, dtype=np.int64)
         counts[self.joker] = self.jokers
         return counts
@@ -129,6 +133,8 @@ def format_cards(cards: Iterable[int], geometry: DeckGeometry) -> str:
 
 def counts_of(cards: Iterable[int], geometry: DeckGeometry) -> np.ndarray:
     """Count vector (length ``n_types``) of a group of type indices."""
+    import numpy as np
+
     counts = np.zeros(geometry.n_types, dtype=np.int64)
     for card in cards:
         counts[card] += 1
@@ -137,7 +143,7 @@ def counts_of(cards: Iterable[int], geometry: DeckGeometry) -> np.ndarray:
 
 def cards_of(counts: np.ndarray) -> tuple[int, ...]:
     """Sorted type indices of a count vector (inverse of :func:`counts_of`)."""
-    return tuple(int(t) for t in np.repeat(np.arange(len(counts)), counts))
+    return tuple(t for t, n in enumerate(counts) for _ in range(int(n)))
 
 
 def check_count(cards: tuple[int, ...], expected: int, what: str) -> None:

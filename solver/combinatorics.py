@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def multisets(avail: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -27,6 +29,8 @@ def multisets(avail: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     array in lexicographic order (first type's count varying slowest, highest
     first), ``weights[i] = prod_t C(avail[t], counts[i, t])``.
     """
+    import numpy as np  # here, not at the top: a table query needs only remove_cards
+
     avail = np.asarray(avail, dtype=np.int64)
     n_types = len(avail)
     rows = np.zeros((1, n_types), dtype=np.int8)

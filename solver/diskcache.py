@@ -13,11 +13,13 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .cards import DeckGeometry
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Bump when a cached table's layout or meaning changes without a version change.
 FORMAT = 2
@@ -32,6 +34,8 @@ def cached_arrays(
     name: str, geometry: DeckGeometry, build: Callable[[], dict[str, np.ndarray]]
 ) -> dict[str, np.ndarray]:
     """The arrays ``build()`` returns, read from the cache when a file for this geometry and version exists."""
+    import numpy as np  # here, not at the top: a table query uses only cache_dir
+
     tag = f"{geometry.suits}x{geometry.ranks}x{geometry.copies}j{geometry.jokers}"
     path = cache_dir() / f"{name}-{tag}-v{__version__}-f{FORMAT}.npz"
     try:

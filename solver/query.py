@@ -12,8 +12,6 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
-
 from .cards import DeckGeometry, counts_of, format_cards, parse_cards
 from .combinatorics import remove_cards
 from .config import GameConfig
@@ -22,7 +20,7 @@ from .jit import interpreted
 from .objective import Objective
 from .options import Option, Stage, best_index
 from .state import State, validate_state
-from .symmetry import canonical, encode, inverse
+from .symmetry import Mapping, canonical, encode, inverse
 
 
 @dataclass(frozen=True)
@@ -154,10 +152,11 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
     hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)
     unseen = unseen_suited(state.hand + state.dead + state.community, config)
     outs = 0
-    for card in np.flatnonzero(unseen):
-        community[card] += 1
-        outs += int(unseen[card]) if hu_level_with_hand(hand, community, geometry) else 0
-        community[card] -= 1
+    for card in range(len(unseen)):
+        if unseen[card]:
+            community[card] += 1
+            outs += int(unseen[card]) if hu_level_with_hand(hand, community, geometry) else 0
+            community[card] -= 1
     n_hu, n_flush, _, total = outcomes
     return (f"{outs} outs among {int(unseen.sum())} unseen cards; the last two cards win with probability "
             f"{(n_hu + n_flush) / total:.4f} ({n_hu + n_flush} of {total} pairs, {n_flush} with a flush hu)")
@@ -165,28 +164,33 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
 
 def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
     """Options of a canonical deal or draw state from a solve's tables, or None if the solve never reached it."""
+    from .table_index import open_index
     from .tables import check_tables, lookup, options_from_row
 
-    check_tables(directory, config, Objective(state.bonus))
+    # The index answers without pyarrow; the parquet files when it cannot be built.
+    index = open_index(directory) if (directory / "summary.parquet").exists() else None
+    check_tables(directory, config, Objective(state.bonus), index.metadata() if index else None)
     geometry = config.geometry
     if state.stage == Stage.DEAL:
-        row = lookup(directory / "deals.parquet", encode(geometry, state.hand))
+        key = encode(geometry, state.hand)
+        row = index.deal(key) if index else lookup(directory / "deals.parquet", key)
     elif state.stage == Stage.DRAW:
-        row = lookup(directory / "draws.parquet", encode(geometry, state.hand, state.dead),
-                     [("double_down", state.double_down)])
+        key = encode(geometry, state.hand, state.dead)
+        row = (index.draw(key, state.double_down) if index else
+               lookup(directory / "draws.parquet", key, [("double_down", state.double_down)]))
     else:
         return None  # ting decisions are computed directly (a few hundred hu tests)
     return None if row is None else options_from_row(row, geometry)
 
 
-def _relabel(options: list[Option], best: int, mapping: np.ndarray, state: State) -> tuple[list[Option], int]:
+def _relabel(options: list[Option], best: int, mapping: Mapping, state: State) -> tuple[list[Option], int]:
     """Options of a relabelled state mapped back through ``mapping``, in the canonical order of ``state``,
     and where the option ``best`` went.
 
     That order is the evaluator's: claim, fold, then by bet and by the
     cards discarded (deal) or kept (draw) in lexicographic order.
     """
-    mapped = [replace(o, discard=tuple(sorted(int(mapping[c]) for c in o.discard))) for o in options]
+    mapped = [replace(o, discard=tuple(sorted(mapping[c] for c in o.discard))) for o in options]
     first = {"claim": 0, "fold": 1}
 
     def order(option: Option) -> tuple:

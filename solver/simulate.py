@@ -385,7 +385,7 @@ class Simulation:
 
 def _batch(seed: int, index: int, n_hands: int, config: GameConfig, strategy: Strategy) -> np.ndarray:
     geometry = config.geometry
-    maps = relabellings(geometry)
+    maps = np.array(relabellings(geometry))
     inverse_maps = np.argsort(maps, axis=1)
     deck = np.repeat(np.arange(geometry.n_types), geometry.full_counts())
     out = np.zeros(len(_outcomes(config)), np.int64)

@@ -48,6 +48,7 @@ from .options import Option
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
 from .patterns import ChartRules
 from .symmetry import canonical, deal_classes, encode
+from .table_index import open_index
 from .tables import (
     check_tables,
     default_directory,
@@ -512,6 +513,7 @@ def _merge(directory: Path, config: GameConfig, objective: Objective, n_chunks: 
     summary_row["di_hu_declined"] = str(summary.di_hu_declined)
     write_table(directory / "summary.parquet", pa.Table.from_pylist([summary_row]), metadata)
     write_json(directory / "summary.json", summary.to_json())
+    open_index(directory)  # best --tables's lookup index, built now rather than by the first query
     return summary
 
 

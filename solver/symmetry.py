@@ -17,47 +17,49 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import permutations
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .cards import DeckGeometry
 from .combinatorics import multisets
 
+if TYPE_CHECKING:
+    import numpy as np
+
+#: A relabelling: the image of each type index, joker last (fixed).
+Mapping = tuple[int, ...]
+
 
 @cache
-def relabellings(geometry: DeckGeometry) -> np.ndarray:
-    """All symmetries as an ``(n_symmetries, n_types)`` array mapping each type index to its image.
+def relabellings(geometry: DeckGeometry) -> tuple[Mapping, ...]:
+    """All symmetries, each mapping every type index to its image (``numpy.array`` of it is the
+    ``(n_symmetries, n_types)`` table). The first is the identity.
 
-    Row 0 is the identity.
+    Plain tuples, so that a table query maps cards without importing numpy.
     """
     maps = []
     ranks = geometry.ranks
     for reverse in (False, True):
         for perm in permutations(range(geometry.suits)):
-            image = np.empty(geometry.n_types, dtype=np.int64)
-            for t in range(geometry.n_suited):
-                suit, rank = divmod(t, ranks)
-                image[t] = perm[suit] * ranks + (ranks - 1 - rank if reverse else rank)
-            image[geometry.joker] = geometry.joker
-            maps.append(image)
-    table = np.array(maps)
-    table.setflags(write=False)
-    return table
+            image = [perm[t // ranks] * ranks + (ranks - 1 - t % ranks if reverse else t % ranks)
+                     for t in range(geometry.n_suited)]
+            maps.append((*image, geometry.joker))
+    return tuple(maps)
 
 
-def apply(mapping: np.ndarray, cards: tuple[int, ...]) -> tuple[int, ...]:
+def apply(mapping: Mapping, cards: tuple[int, ...]) -> tuple[int, ...]:
     """Image of a group of cards under one relabelling, sorted."""
-    return tuple(sorted(int(mapping[c]) for c in cards))
+    return tuple(sorted(mapping[c] for c in cards))
 
 
-def inverse(mapping: np.ndarray) -> np.ndarray:
+def inverse(mapping: Mapping) -> Mapping:
     """The relabelling that undoes ``mapping``."""
-    back = np.empty_like(mapping)
-    back[mapping] = np.arange(len(mapping))
-    return back
+    back = [0] * len(mapping)
+    for t, image in enumerate(mapping):
+        back[image] = t
+    return tuple(back)
 
 
-def canonical(geometry: DeckGeometry, *groups: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+def canonical(geometry: DeckGeometry, *groups: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], Mapping]:
     """Canonical form of a state given as groups of cards (hand, dead, community...).
 
     Returns the canonical groups and the relabelling that maps the given
@@ -95,12 +97,14 @@ def deal_classes(geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
     physical six-card deals (combinations of cards) whose hand is in class
     ``i``. The weights sum to C(deck size, 6).
     """
+    import numpy as np  # here, not at the top: a table query needs only canonical and encode
+
     rows, weights = multisets(geometry.full_counts(), 6)
     types = np.arange(geometry.n_types)
     hands = np.array([np.repeat(types, row) for row in rows], dtype=np.int64)
     base = geometry.n_types
     codes = np.full(len(hands), np.iinfo(np.int64).max)
-    for mapping in relabellings(geometry):
+    for mapping in np.array(relabellings(geometry)):
         image = np.sort(mapping[hands], axis=1)
         codes = np.minimum(codes, _encode(image, base))
     classes, index = np.unique(codes, return_inverse=True)
@@ -111,6 +115,8 @@ def deal_classes(geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
 
 def _encode(hands: np.ndarray, base: int) -> np.ndarray:
     """Sorted hands as integers whose order is the lexicographic order of the hands."""
+    import numpy as np
+
     code = np.zeros(len(hands), dtype=np.int64)
     for column in hands.T:
         code = code * base + column
@@ -118,6 +124,8 @@ def _encode(hands: np.ndarray, base: int) -> np.ndarray:
 
 
 def _decode(codes: np.ndarray, base: int, size: int) -> np.ndarray:
+    import numpy as np
+
     out = np.empty((len(codes), size), dtype=np.int64)
     rest = codes.copy()
     for i in range(size - 1, -1, -1):

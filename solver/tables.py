@@ -25,10 +25,7 @@ import shutil
 import time
 from bisect import bisect_left
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .cards import DeckGeometry, parse_cards
@@ -36,6 +33,9 @@ from .config import GameConfig
 from .errors import InputError
 from .objective import Objective
 from .options import Option
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: Bump when the tables' layout or meaning changes, or when a code change can change any number in
 #: them: tables and chunks of another format are never reused.
@@ -100,6 +100,8 @@ def file_metadata(config: GameConfig, objective: Objective,
 
 def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> None:
     """Write a parquet file atomically (temporary file, then rename)."""
+    import pyarrow.parquet as pq  # here and below, not at the top: a query reads the index (table_index)
+
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(table, tmp, row_group_size=ROW_GROUP_SIZE, compression="zstd")
@@ -108,18 +110,24 @@ def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> No
 
 def read_metadata(path: Path) -> dict[str, Any]:
     """The ``mahjong_poker`` metadata of a parquet file written here."""
+    import pyarrow.parquet as pq
+
     raw = pq.read_schema(path).metadata or {}
     if METADATA_KEY not in raw:
         raise InputError(f"{path} is not a mahjong-poker table")
     return json.loads(raw[METADATA_KEY])
 
 
-def check_tables(directory: Path, config: GameConfig, objective: Objective) -> None:
-    """Refuse tables that are missing, unfinished or made for another configuration or objective."""
+def check_tables(directory: Path, config: GameConfig, objective: Objective,
+                 metadata: dict[str, Any] | None = None) -> None:
+    """Refuse tables that are missing, unfinished or made for another configuration or objective.
+
+    ``metadata`` is the summary file's, when already at hand (a query reads its index's copy).
+    """
     summary = directory / "summary.parquet"
     if not summary.exists():
         raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
-    found = read_metadata(summary)
+    found = read_metadata(summary) if metadata is None else metadata
     wanted = describe(config, objective)
     differing = sorted(k for k in wanted if found.get(k) != wanted[k])
     if differing:
@@ -134,6 +142,8 @@ def lookup(path: Path, key: int, extra: list[tuple[str, Any]] | None = None) -> 
     and with the plain parquet reader: the dataset and compute modules are
     slow to import, and a query should not pay for them.
     """
+    import pyarrow.parquet as pq
+
     handle = pq.ParquetFile(path)
     column = handle.schema_arrow.get_field_index("key")
     wanted = dict(extra or [])
