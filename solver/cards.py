@@ -143,6 +143,8 @@ def counts_of(cards: Iterable[int], geometry: DeckGeometry) -> np.ndarray:
 
 def cards_of(counts: np.ndarray) -> tuple[int, ...]:
     """Sorted type indices of a count vector (inverse of :func:`counts_of`)."""
+    if any(n < 0 for n in counts):
+        raise ValueError(f"a count vector has no negative counts: {list(counts)}")
     return tuple(t for t, n in enumerate(counts) for _ in range(int(n)))
 
 

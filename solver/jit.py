@@ -3,12 +3,22 @@
 Importing numba and loading a kernel from numba's on-disk cache take about
 1.5 s on a 2-core machine, far longer than the few hundred hu tests of a
 ting query take in plain Python. So :func:`kernel` marks a function for
-numba without importing it: the first call outside :func:`interpreted`
-imports numba and compiles the kernel (or loads it from the cache), after
-rebinding the package's kernels to their numba dispatchers, which is how
-numba must see a kernel called by another kernel.
-Inside ``with interpreted():`` kernels run as plain Python: the same code,
-hence the same integers and, operation for operation, the same floats.
+numba without importing it. The first call outside :func:`interpreted`
+imports numba, makes every kernel's dispatcher and rebinds the package's
+module globals to them (numba must see a kernel called by another kernel as
+a dispatcher to call it directly or inline it), then compiles the kernel
+or loads it from numba's cache.
+
+Inside ``with interpreted():`` a kernel runs as plain Python, and so do
+the kernels it calls as long as the package's globals are not yet bound,
+that is in a process that has compiled nothing: that is what a ting query
+is. Once they are bound, the kernels compiled code reaches through them run
+compiled (right, but paying numba's start-up). For the hu and ting kernels
+the plain-Python run gives the same integers and, operation for operation,
+the same floats (tested); it returns numpy scalars where a compiled call
+returns Python numbers. Not every kernel is interchangeable so: numba has
+its own random generator, and int64 arithmetic wraps where Python's ints
+do not.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from typing import Any
 
 _interpreted: ContextVar[bool] = ContextVar("interpreted", default=False)
 _lock = threading.RLock()
+_kernels: list[Kernel] = []  # every kernel made, so that their dispatchers are published together
 _typing_registered = False
 
 
@@ -32,25 +43,19 @@ class Kernel:
     def __init__(self, py_func: Callable[..., Any], options: dict[str, Any]) -> None:
         self.py_func = py_func
         self.options = options
-        self._dispatcher: Any = None
+        self._made: Any = None  # the dispatcher, once made
+        self._dispatcher: Any = None  # the same, once the package's globals are bound to it
         update_wrapper(self, py_func)
+        with _lock:
+            _kernels.append(self)
 
     @property
     def dispatcher(self) -> Any:
-        """The numba dispatcher (created, not yet compiled, on first use)."""
+        """The numba dispatcher (compiled on its first call)."""
         if self._dispatcher is None:
             with _lock:
                 if self._dispatcher is None:
-                    _register_typing()
-                    self._make_dispatcher()
                     _bind_dispatchers()
-        return self._dispatcher
-
-    def _make_dispatcher(self) -> Any:
-        if self._dispatcher is None:
-            import numba
-
-            self._dispatcher = numba.njit(**self.options)(self.py_func)
         return self._dispatcher
 
     def __call__(self, *args: Any) -> Any:
@@ -71,7 +76,7 @@ def kernel(py_func: Callable[..., Any] | None = None, **options: Any) -> Any:
 @contextmanager
 def interpreted() -> Iterator[None]:
     """Run kernels as plain Python inside the block (for small queries, where numba's start-up
-    would cost far more than the work)."""
+    would cost far more than the work; see the module's notes for when this holds)."""
     token = _interpreted.set(True)
     try:
         yield
@@ -80,26 +85,35 @@ def interpreted() -> Iterator[None]:
 
 
 def _bind_dispatchers() -> None:
-    """Rebind every name bound to a kernel in this package's loaded modules to its dispatcher.
+    """Make the dispatcher of every kernel that has none, rebind the package's module globals
+    that name a kernel to its dispatcher, and only then publish the dispatchers.
 
-    numba inlines an ``inline="always"`` callee, and calls a callee
-    directly, only when the global it reads is a dispatcher; through the
-    typing below a kernel compiles too, but as an ordinary call (measured:
-    the simulator 18% slower). Done when a kernel is first compiled, so a
-    module imported later is bound when its own kernels are.
+    Publishing last means no thread compiles a kernel while the globals it
+    reads are still kernels: numba would type them through the registration
+    below and call them as ordinary functions, never inlined (measured: the
+    simulator 18% slower), and cache that code. A module imported later is
+    bound when its own kernels are first called. Called with ``_lock`` held.
     """
+    _register_typing()
+    import numba
+
+    for k in _kernels:
+        if k._made is None:
+            k._made = numba.njit(**k.options)(k.py_func)
     package = __name__.rpartition(".")[0]
     for name, module in list(sys.modules.items()):
         if name == package or name.startswith(package + "."):
             namespace = vars(module)
             for attribute, value in list(namespace.items()):
                 if isinstance(value, Kernel):
-                    namespace[attribute] = value._make_dispatcher()
+                    namespace[attribute] = value._made
+    for k in _kernels:
+        k._dispatcher = k._made
 
 
 def _register_typing() -> None:
-    """Teach numba that a kernel it meets other than through a module global (a closure
-    variable, a module imported after the binding) is its dispatcher."""
+    """Teach numba that a kernel it meets other than through a bound module global (a closure
+    variable, a name in a module outside the package) is its dispatcher."""
     global _typing_registered
     if _typing_registered:
         return

@@ -20,7 +20,7 @@ from .jit import interpreted
 from .objective import Objective
 from .options import Option, Stage, best_index
 from .state import State, validate_state
-from .symmetry import Mapping, canonical, encode, inverse
+from .symmetry import Relabelling, canonical, encode, inverse
 
 
 @dataclass(frozen=True)
@@ -167,9 +167,13 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
     from .table_index import open_index
     from .tables import check_tables, lookup, options_from_row
 
-    # The index answers without pyarrow; the parquet files when it cannot be built.
-    index = open_index(directory) if (directory / "summary.parquet").exists() else None
-    check_tables(directory, config, Objective(state.bonus), index.metadata() if index else None)
+    # The index answers without pyarrow. It is built only for tables made for this solve (checked from
+    # the parquet files first), and not for a ting decision, which the tables do not hold.
+    objective = Objective(state.bonus)
+    index = open_index(directory, build=False) if (directory / "summary.parquet").exists() else None
+    check_tables(directory, config, objective, index.metadata() if index else None)
+    if index is None and state.stage != Stage.TING:
+        index = open_index(directory)
     geometry = config.geometry
     if state.stage == Stage.DEAL:
         key = encode(geometry, state.hand)
@@ -183,7 +187,7 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
     return None if row is None else options_from_row(row, geometry)
 
 
-def _relabel(options: list[Option], best: int, mapping: Mapping, state: State) -> tuple[list[Option], int]:
+def _relabel(options: list[Option], best: int, mapping: Relabelling, state: State) -> tuple[list[Option], int]:
     """Options of a relabelled state mapped back through ``mapping``, in the canonical order of ``state``,
     and where the option ``best`` went.
 

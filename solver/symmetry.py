@@ -26,11 +26,11 @@ if TYPE_CHECKING:
     import numpy as np
 
 #: A relabelling: the image of each type index, joker last (fixed).
-Mapping = tuple[int, ...]
+Relabelling = tuple[int, ...]
 
 
 @cache
-def relabellings(geometry: DeckGeometry) -> tuple[Mapping, ...]:
+def relabellings(geometry: DeckGeometry) -> tuple[Relabelling, ...]:
     """All symmetries, each mapping every type index to its image (``numpy.array`` of it is the
     ``(n_symmetries, n_types)`` table). The first is the identity.
 
@@ -46,12 +46,12 @@ def relabellings(geometry: DeckGeometry) -> tuple[Mapping, ...]:
     return tuple(maps)
 
 
-def apply(mapping: Mapping, cards: tuple[int, ...]) -> tuple[int, ...]:
+def apply(mapping: Relabelling, cards: tuple[int, ...]) -> tuple[int, ...]:
     """Image of a group of cards under one relabelling, sorted."""
     return tuple(sorted(mapping[c] for c in cards))
 
 
-def inverse(mapping: Mapping) -> Mapping:
+def inverse(mapping: Relabelling) -> Relabelling:
     """The relabelling that undoes ``mapping``."""
     back = [0] * len(mapping)
     for t, image in enumerate(mapping):
@@ -59,7 +59,7 @@ def inverse(mapping: Mapping) -> Mapping:
     return tuple(back)
 
 
-def canonical(geometry: DeckGeometry, *groups: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], Mapping]:
+def canonical(geometry: DeckGeometry, *groups: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], Relabelling]:
     """Canonical form of a state given as groups of cards (hand, dead, community...).
 
     Returns the canonical groups and the relabelling that maps the given

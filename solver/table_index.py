@@ -13,9 +13,15 @@ cache of them:
   schema, row-group offsets and statistics, and the solve's metadata with
   its creation time), so a re-solved or changed directory gets a new index
   and a stale one is never read;
-* it is written to a temporary name and renamed, so a killed build leaves
-  no index, only a later rebuild;
-* if the cache folder cannot be written, queries read the parquet files.
+* it is written to a temporary name, synced and renamed, so a killed
+  build leaves at most a temporary file, never a partial index; an index
+  that cannot be read is deleted, to be built again;
+* the index is a cache: whatever stops it being built or read (an
+  unwritable cache folder, a damaged parquet file), queries read the
+  parquet files, as they would without it.
+
+A table directory's indexes are not removed when it is solved again; old
+``tables-*.sqlite`` files in the cache folder can be deleted at any time.
 
 Options are stored as the row's ``actions``, ``discards``, ``bets``, ``evs``
 and ``risks`` lists in JSON (floats written with ``repr``, so they read back
@@ -64,12 +70,14 @@ class TableIndex:
     """Read access to a built index."""
 
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        self._db = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
+        # sqlite3 opens lazily: read now, so that a damaged file fails here
+        (value,) = self._db.execute("SELECT value FROM meta WHERE name = 'summary'").fetchone()
+        self._metadata = json.loads(value)
 
     def metadata(self) -> dict[str, Any]:
         """The summary file's ``mahjong_poker`` metadata."""
-        (value,) = self._db.execute("SELECT value FROM meta WHERE name = 'summary'").fetchone()
-        return json.loads(value)
+        return self._metadata
 
     def deal(self, key: int) -> dict[str, Any] | None:
         """Option lists of the deal row with this key, or None."""
@@ -84,29 +92,40 @@ class TableIndex:
         return None if found is None else dict(zip(OPTION_COLUMNS, json.loads(zlib.decompress(found[0]))))
 
 
-def open_index(directory: Path) -> TableIndex | None:
-    """The index of ``directory``, built on first use; None when it cannot be built or read
-    (missing files, an unwritable cache): then the parquet files answer."""
+def open_index(directory: Path, build: bool = True) -> TableIndex | None:
+    """The index of ``directory`` (built if missing and ``build``), or None when there is none or
+    it cannot be built or read: then the parquet files answer."""
     try:
         path = index_path(directory)
-        if not path.exists():
+    except OSError:
+        return None
+    if not path.exists():
+        if not build:
+            return None
+        try:
             build_index(directory, path)
+        except Exception:  # a cache: any failure leaves the parquet files to answer, and their own errors
+            return None
+    try:
         return TableIndex(path)
-    except (OSError, sqlite3.Error):
+    except (sqlite3.Error, TypeError, ValueError):  # a damaged file (TypeError: no meta row)
+        path.unlink(missing_ok=True)
         return None
 
 
 def build_index(directory: Path, path: Path) -> None:
     """Copy the summary's metadata and every deal and draw row's options into a new index at ``path``.
 
-    A key's first row wins, as in :func:`solver.tables.lookup`.
+    The solve writes one row per key (per key and double-down for draws); a
+    file with two is refused (a uniqueness error), and the parquet files
+    answer, as :func:`solver.tables.lookup` does, with the first.
     """
     import pyarrow.parquet as pq
 
     from .tables import read_metadata
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix="tables-", suffix=".tmp", delete=False) as handle:
         tmp = Path(handle.name)
     try:
         db = sqlite3.connect(tmp)
@@ -119,12 +138,14 @@ def build_index(directory: Path, path: Path) -> None:
             places = ", ".join("?" * (len(keys) + 1))
             for batch in pq.ParquetFile(directory / f"{table}.parquet").iter_batches(columns=[*keys, *OPTION_COLUMNS]):
                 columns = batch.to_pydict()
-                db.executemany(f"INSERT OR IGNORE INTO {table} VALUES ({places})", (
+                db.executemany(f"INSERT INTO {table} VALUES ({places})", (
                     (*(columns[k][i] for k in keys),
                      zlib.compress(json.dumps([columns[c][i] for c in OPTION_COLUMNS]).encode()))
                     for i in range(batch.num_rows)))
         db.commit()
         db.close()
+        with open(tmp, "rb") as written:
+            os.fsync(written.fileno())
         if index_path(directory) != path:
             raise OSError(f"the tables in {directory} changed while being indexed")
         os.replace(tmp, path)

@@ -67,7 +67,7 @@ def ting_outcomes(hand: np.ndarray, community: np.ndarray, unseen_suited: np.nda
         unseen, geometry.suits, geometry.ranks, payout_by_mask(config), with_bonus,
     )
     total = comb(int(unseen.sum()), 2)
-    return int(n_hu), int(n_flush), bonus / total, total
+    return int(n_hu), int(n_flush), float(bonus) / total, total
 
 
 # Indices into the payout vector the kernels read (see ``payout_vector``).
