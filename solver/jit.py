@@ -9,6 +9,13 @@ module globals to them (numba must see a kernel called by another kernel as
 a dispatcher to call it directly or inline it), then compiles the kernel
 or loads it from numba's cache.
 
+numba reuses a cached kernel until the kernel's own source file changes,
+not when a kernel it calls or a constant it reads changes in another file
+(a documented limitation), which would silently run stale code after an
+edit or an update. So the cache lives in a folder named by a digest of
+every source file of the package (under ``$NUMBA_CACHE_DIR`` if set, else
+under the package's cache folder): any change compiles everything afresh.
+
 Inside ``with interpreted():`` a kernel runs as plain Python, and so do
 the kernels it calls as long as the package's globals are not yet bound,
 that is in a process that has compiled nothing: that is what a ting query
@@ -23,12 +30,15 @@ do not.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import update_wrapper
+from pathlib import Path
 from typing import Any
 
 _interpreted: ContextVar[bool] = ContextVar("interpreted", default=False)
@@ -97,9 +107,14 @@ def _bind_dispatchers() -> None:
     _register_typing()
     import numba
 
-    for k in _kernels:
-        if k._made is None:
-            k._made = numba.njit(**k.options)(k.py_func)
+    cache_folder = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = kernel_cache_folder()  # read as each dispatcher is made; restored for others' code
+    try:
+        for k in _kernels:
+            if k._made is None:
+                k._made = numba.njit(**k.options)(k.py_func)
+    finally:
+        numba.config.CACHE_DIR = cache_folder
     package = __name__.rpartition(".")[0]
     for name, module in list(sys.modules.items()):
         if name == package or name.startswith(package + "."):
@@ -109,6 +124,22 @@ def _bind_dispatchers() -> None:
                     namespace[attribute] = value._made
     for k in _kernels:
         k._dispatcher = k._made
+
+
+def source_digest(package_dir: Path = Path(__file__).parent) -> str:
+    """A digest of every Python source file of the package (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(package_dir.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+def kernel_cache_folder() -> str:
+    """Where numba caches this source's kernels (see the module's notes)."""
+    from .diskcache import cache_dir
+
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba")
+    return os.path.join(base, f"mahjong-poker-{source_digest()}")
 
 
 def _register_typing() -> None:

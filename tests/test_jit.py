@@ -99,3 +99,21 @@ def test_a_ting_query_does_not_load_numba() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "best: bet G" in done.stdout or "best: fold" in done.stdout
+
+
+def test_the_kernel_cache_is_named_by_every_source_file(tmp_path, monkeypatch) -> None:
+    """numba does not see a change in a file other than the kernel's own: any source change must
+    give another cache folder."""
+    import shutil
+    from pathlib import Path
+
+    import solver
+    from solver.jit import kernel_cache_folder, source_digest
+
+    copy = tmp_path / "solver"
+    shutil.copytree(Path(solver.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert source_digest(copy) == source_digest()
+    (copy / "textfmt.py").write_text((copy / "textfmt.py").read_text() + "\n# a change elsewhere\n")
+    assert source_digest(copy) != source_digest()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    assert kernel_cache_folder() == str(tmp_path / "numba" / f"mahjong-poker-{source_digest()}")
