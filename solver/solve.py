@@ -48,7 +48,7 @@ from .options import Option
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
 from .patterns import ChartRules
 from .symmetry import canonical, deal_classes, encode
-from .table_index import open_index
+from .table_index import index_path, open_index
 from .tables import (
     check_tables,
     default_directory,
@@ -445,7 +445,11 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             _write_chunk(directory, index, result, metadata)
             bar.update(len(result.deals))
     bar.close()
-    return _merge(directory, config, objective, n_chunks, len(hands), metadata, time.monotonic() - start)
+    summary = _merge(directory, config, objective, n_chunks, len(hands), metadata, time.monotonic() - start)
+    if not quiet:
+        print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
+    open_index(directory)  # built now rather than by the first query (solve's time excludes it)
+    return summary
 
 
 class _backend:
@@ -513,7 +517,6 @@ def _merge(directory: Path, config: GameConfig, objective: Objective, n_chunks: 
     summary_row["di_hu_declined"] = str(summary.di_hu_declined)
     write_table(directory / "summary.parquet", pa.Table.from_pylist([summary_row]), metadata)
     write_json(directory / "summary.json", summary.to_json())
-    open_index(directory)  # best --tables's lookup index, built now rather than by the first query
     return summary
 
 
