@@ -62,7 +62,7 @@ def _suit_needs(counts, start, ranks):
     low3 = 3  # the two smallest triplet needs
     next3 = 3
     for t in range(ranks):
-        c = counts[start + t]
+        c = int(counts[start + t])  # int(): plain Python arithmetic when interpreted, free when compiled
         pair_need = min(pair_need, max(0, 2 - c))
         need3 = max(0, 3 - c)
         if need3 < low3:
@@ -86,7 +86,7 @@ def _suit_needs(counts, start, ranks):
         set_need = min(set_need, runs[a])
     both_need = 5
     for p in range(ranks):
-        cp = counts[start + p]
+        cp = int(counts[start + p])
         pair_p = max(0, 2 - cp)
         elsewhere = next3 if max(0, 3 - cp) == low3 else low3
         need = min(max(0, 5 - cp), pair_p + elsewhere)
