@@ -14,7 +14,9 @@ not when a kernel it calls or a constant it reads changes in another file
 (a documented limitation), which would silently run stale code after an
 edit or an update. So the cache lives in a folder named by a digest of
 every source file of the package (under ``$NUMBA_CACHE_DIR`` if set, else
-under the package's cache folder): any change compiles everything afresh.
+under the package's cache folder, else under the system's temporary
+folder; kernels are not cached when none can be written): any change
+compiles everything afresh.
 
 Inside ``with interpreted():`` a kernel runs as plain Python, and so do
 the kernels it calls as long as the package's globals are not yet bound,
@@ -33,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -43,7 +46,7 @@ from typing import Any
 
 _interpreted: ContextVar[bool] = ContextVar("interpreted", default=False)
 _lock = threading.RLock()
-_kernels: list[Kernel] = []  # every kernel made, so that their dispatchers are published together
+_pending: list[Kernel] = []  # kernels whose dispatchers are not yet published, to be bound together
 _typing_registered = False
 
 
@@ -57,7 +60,7 @@ class Kernel:
         self._dispatcher: Any = None  # the same, once the package's globals are bound to it
         update_wrapper(self, py_func)
         with _lock:
-            _kernels.append(self)
+            _pending.append(self)
 
     @property
     def dispatcher(self) -> Any:
@@ -107,14 +110,21 @@ def _bind_dispatchers() -> None:
     _register_typing()
     import numba
 
-    cache_folder = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = kernel_cache_folder()  # read as each dispatcher is made; restored for others' code
+    saved = numba.config.CACHE_DIR
+    folder = _writable(kernel_cache_folder(saved), kernel_cache_folder(tempfile.gettempdir()))
+    # Without one, numba would fall back to a folder keyed by each file alone: better not to cache.
+    cache = folder is not None
+    numba.config.CACHE_DIR = folder or ""  # read as each dispatcher is made; restored for others' code
     try:
-        for k in _kernels:
+        for k in _pending:
             if k._made is None:
-                k._made = numba.njit(**k.options)(k.py_func)
+                options = {**k.options, "cache": k.options.get("cache", True) and cache}
+                try:
+                    k._made = numba.njit(**options)(k.py_func)
+                except RuntimeError:  # no cache locator (a kernel typed at a prompt): compile it uncached
+                    k._made = numba.njit(**{**options, "cache": False})(k.py_func)
     finally:
-        numba.config.CACHE_DIR = cache_folder
+        numba.config.CACHE_DIR = saved
     package = __name__.rpartition(".")[0]
     for name, module in list(sys.modules.items()):
         if name == package or name.startswith(package + "."):
@@ -122,8 +132,9 @@ def _bind_dispatchers() -> None:
             for attribute, value in list(namespace.items()):
                 if isinstance(value, Kernel):
                     namespace[attribute] = value._made
-    for k in _kernels:
+    for k in _pending:
         k._dispatcher = k._made
+    _pending.clear()
 
 
 def source_digest(package_dir: Path = Path(__file__).parent) -> str:
@@ -134,12 +145,29 @@ def source_digest(package_dir: Path = Path(__file__).parent) -> str:
     return digest.hexdigest()[:20]
 
 
-def kernel_cache_folder() -> str:
-    """Where numba caches this source's kernels (see the module's notes)."""
+#: The source this process runs, read when it starts (a file edited later is not what runs here).
+SOURCE_DIGEST = source_digest()
+
+
+def kernel_cache_folder(base: str | None = None) -> str:
+    """Where numba caches this source's kernels (see the module's notes): under ``base`` (numba's
+    configured cache folder, ``$NUMBA_CACHE_DIR``), else under the package's cache folder."""
     from .diskcache import cache_dir
 
-    base = os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba")
-    return os.path.join(base, f"mahjong-poker-{source_digest()}")
+    base = base or os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba")
+    return os.path.join(base, f"mahjong-poker-{SOURCE_DIGEST}")
+
+
+def _writable(*folders: str) -> str | None:
+    """The first of ``folders`` that can be created and written to."""
+    for folder in folders:
+        try:
+            os.makedirs(folder, exist_ok=True)
+            tempfile.TemporaryFile(dir=folder).close()
+            return folder
+        except OSError:
+            continue
+    return None
 
 
 def _register_typing() -> None:

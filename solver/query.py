@@ -164,26 +164,37 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
 
 def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
     """Options of a canonical deal or draw state from a solve's tables, or None if the solve never reached it."""
-    from .table_index import open_index
+    try:
+        return _read_tables(directory, state, config)
+    except InputError:
+        raise
+    except (OSError, ValueError) as error:  # a missing or damaged parquet file (pyarrow's errors are of these)
+        raise InputError(f"cannot read the tables in {directory}: {error}") from None
+
+
+def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
+    from .table_index import IndexDamaged, open_index
     from .tables import check_tables, lookup, options_from_row
 
     # The index answers without pyarrow. It is built only for tables made for this solve (checked from
     # the parquet files first), and not for a ting decision, which the tables do not hold.
-    objective = Objective(state.bonus)
     index = open_index(directory, build=False) if (directory / "summary.parquet").exists() else None
-    check_tables(directory, config, objective, index.metadata() if index else None)
-    if index is None and state.stage != Stage.TING:
+    check_tables(directory, config, Objective(state.bonus), index.metadata() if index else None)
+    if state.stage == Stage.TING:
+        return None  # ting decisions are computed directly (a few hundred hu tests)
+    if index is None:
         index = open_index(directory)
     geometry = config.geometry
-    if state.stage == Stage.DEAL:
-        key = encode(geometry, state.hand)
-        row = index.deal(key) if index else lookup(directory / "deals.parquet", key)
-    elif state.stage == Stage.DRAW:
-        key = encode(geometry, state.hand, state.dead)
-        row = (index.draw(key, state.double_down) if index else
-               lookup(directory / "draws.parquet", key, [("double_down", state.double_down)]))
-    else:
-        return None  # ting decisions are computed directly (a few hundred hu tests)
+    deal = state.stage == Stage.DEAL
+    key = encode(geometry, state.hand) if deal else encode(geometry, state.hand, state.dead)
+    try:
+        if index is not None:
+            row = index.deal(key) if deal else index.draw(key, state.double_down)
+            return None if row is None else options_from_row(row, geometry)
+    except IndexDamaged:
+        pass  # deleted, to be built again; the parquet files answer
+    row = (lookup(directory / "deals.parquet", key) if deal else
+           lookup(directory / "draws.parquet", key, [("double_down", state.double_down)]))
     return None if row is None else options_from_row(row, geometry)
 
 

@@ -30,6 +30,7 @@ bit for bit), zlib-compressed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -66,10 +67,15 @@ def index_path(directory: Path) -> Path:
     return cache_dir() / f"tables-{digest.hexdigest()[:40]}-i{INDEX_FORMAT}.sqlite"
 
 
+class IndexDamaged(OSError):
+    """An index file that cannot be read (it has been deleted, to be built again)."""
+
+
 class TableIndex:
     """Read access to a built index."""
 
     def __init__(self, path: Path) -> None:
+        self._path = path
         self._db = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
         # sqlite3 opens lazily: read now, so that a damaged file fails here
         (value,) = self._db.execute("SELECT value FROM meta WHERE name = 'summary'").fetchone()
@@ -88,8 +94,13 @@ class TableIndex:
         return self._row("SELECT options FROM draws WHERE key = ? AND double_down = ?", (key, double_down))
 
     def _row(self, query: str, args: tuple) -> dict[str, Any] | None:
-        found = self._db.execute(query, args).fetchone()
-        return None if found is None else dict(zip(OPTION_COLUMNS, json.loads(zlib.decompress(found[0]))))
+        try:
+            found = self._db.execute(query, args).fetchone()
+            return None if found is None else dict(zip(OPTION_COLUMNS, json.loads(zlib.decompress(found[0]))))
+        except (sqlite3.Error, zlib.error, ValueError) as error:
+            self._db.close()
+            _delete(self._path)
+            raise IndexDamaged(f"{self._path}: {error}") from None
 
 
 def open_index(directory: Path, build: bool = True) -> TableIndex | None:
@@ -109,8 +120,14 @@ def open_index(directory: Path, build: bool = True) -> TableIndex | None:
     try:
         return TableIndex(path)
     except (sqlite3.Error, TypeError, ValueError):  # a damaged file (TypeError: no meta row)
-        path.unlink(missing_ok=True)
+        _delete(path)
         return None
+
+
+def _delete(path: Path) -> None:
+    """Remove a damaged index, if the cache folder allows (else it stays unused: the parquet files answer)."""
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
 
 
 def build_index(directory: Path, path: Path) -> None:

@@ -117,3 +117,40 @@ def test_the_kernel_cache_is_named_by_every_source_file(tmp_path, monkeypatch) -
     assert source_digest(copy) != source_digest()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     assert kernel_cache_folder() == str(tmp_path / "numba" / f"mahjong-poker-{source_digest()}")
+    assert kernel_cache_folder("/elsewhere") == f"/elsewhere/mahjong-poker-{source_digest()}"
+
+
+COMPILE_ONE = """
+import sys
+from solver.cards import counts_of, parse_cards
+from solver.config import GameConfig
+from solver.hu import hu_level
+g = GameConfig().geometry
+assert hu_level(counts_of(parse_cards("11m 123p", g), g), g) == 1
+"""
+
+
+def test_kernels_are_cached_in_the_digest_folder_or_not_at_all(tmp_path) -> None:
+    """A compiled kernel lands in <cache>/numba/mahjong-poker-<digest>; with no writable folder
+    anywhere, nothing is written next to the sources (where numba keys a cache by one file)."""
+    import os
+    from pathlib import Path
+
+    import solver
+    from solver.jit import source_digest
+
+    env = {**os.environ, "MAHJONG_POKER_CACHE": str(tmp_path / "cache")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", COMPILE_ONE], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "cache" / "numba" / f"mahjong-poker-{source_digest()}"
+    assert any(folder.rglob("*.nbi")), list(folder.rglob("*"))
+
+    in_tree = Path(solver.__file__).parent / "__pycache__"
+    before = sorted(in_tree.glob("*.nbi")) if in_tree.exists() else []
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    env = {**env, "MAHJONG_POKER_CACHE": str(blocker), "TMPDIR": str(blocker)}
+    done = subprocess.run([sys.executable, "-c", COMPILE_ONE], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (sorted(in_tree.glob("*.nbi")) if in_tree.exists() else []) == before

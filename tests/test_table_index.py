@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from solver.cards import parse_cards
 from solver.config import GameConfig, load_config
 from solver.errors import InputError
 from solver.query import best_play
@@ -147,3 +148,30 @@ def test_a_table_query_loads_neither_pyarrow_nor_numpy(stage: str) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "EVs from the solve's tables" in done.stdout
+
+
+def test_a_damaged_row_in_the_index_is_answered_from_parquet() -> None:
+    import sqlite3
+
+    from solver.symmetry import encode
+
+    hand = pq.read_table(TABLES / "deals.parquet", columns=["hand"]).slice(200, 1).to_pylist()[0]["hand"]
+    expected = best_play(hand, CONFIG, tables=TABLES).options
+    path = index_path(TABLES)
+    key = encode(CONFIG.geometry, tuple(sorted(parse_cards(hand, CONFIG.geometry))))
+    with sqlite3.connect(path) as db:
+        assert db.execute("UPDATE deals SET options = ? WHERE key = ?", (b"junk", key)).rowcount == 1
+    again = best_play(hand, CONFIG, tables=TABLES)
+    assert again.source == "tables" and again.options == expected
+    assert not path.exists()  # deleted, to be built again
+
+
+def test_damaged_tables_are_refused_with_a_message(tmp_path: Path, capsys) -> None:
+    from solver.cli import main
+
+    copy = _copy_tables(tmp_path)
+    data = (copy / "deals.parquet").read_bytes()
+    (copy / "deals.parquet").write_bytes(data[: len(data) // 2])
+    hand = pq.read_table(TABLES / "deals.parquet", columns=["hand"]).slice(200, 1).to_pylist()[0]["hand"]
+    assert main(["best", hand, "--config", str(CONFIG_PATH), "--tables", str(copy)]) == 2
+    assert "cannot read the tables in" in capsys.readouterr().err
