@@ -42,7 +42,7 @@ ADDED = ((HU, "hu", "bonus_hu"), (FLUSH, "flush", "bonus_flush"))
 NO_COMBINATION = "no combination (bet lost)"
 
 
-@kernel(cache=True)
+@kernel
 def _bonus_mask(counts, suits, ranks):
     """Bit mask of the bonus categories that six community cards (no jokers) meet."""
     mask = 0
@@ -80,7 +80,7 @@ def _bonus_mask(counts, suits, ranks):
     return mask
 
 
-@kernel(cache=True)
+@kernel
 def _bonus_masks(counts_rows, suits, ranks, out):
     for i in range(counts_rows.shape[0]):
         out[i] = _bonus_mask(counts_rows[i], suits, ranks)
@@ -198,7 +198,7 @@ def bonus_table(config: GameConfig) -> BonusTable:
     return BonusTable(total, rows)
 
 
-@kernel(cache=True)
+@kernel
 def _sorted_rows_masks(rows, n_types, suits, ranks, out):
     counts = np.zeros(n_types, np.int64)
     for i in range(rows.shape[0]):

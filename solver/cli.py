@@ -86,7 +86,6 @@ def cmd_best(args: argparse.Namespace) -> None:
     """
     config = _config(args)
     geometry = config.geometry
-    _check_jobs(args.jobs)
     result = best_play(
         args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
         double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0, bonus=args.bonus,
@@ -148,7 +147,6 @@ def cmd_solve(args: argparse.Namespace) -> None:
     from .solve import solve
 
     config = _config(args)
-    _check_jobs(args.jobs)
     if args.chunk_size is not None and args.chunk_size < 1:
         raise InputError(f"--chunk-size must be at least 1, got {args.chunk_size}")
     if args.bonus < 0:
@@ -190,7 +188,6 @@ def cmd_edge(args: argparse.Namespace) -> None:
     from .edge import par_sheet
 
     config = _config(args)
-    _check_jobs(args.jobs)
     if args.bonus < 0:
         raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
     sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
@@ -253,7 +250,6 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from .tables import default_directory
 
     config = _config(args)
-    _check_jobs(args.jobs)
     tables = args.tables or default_directory(config, Objective())
     result = simulate(config, tables, args.hands, args.seed, args.jobs,
                       progress=None if args.json else stderr_progress("hands"))
@@ -356,7 +352,6 @@ def cmd_chart(args: argparse.Namespace) -> None:
     config = _config(args)
     tables = Path(args.tables) if args.tables else default_directory(config, Objective())
     formats = parse_formats(args.format)
-    _check_jobs(args.jobs)
     quiet = args.json or args.quiet
     if args.out:
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet)
@@ -414,6 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if hasattr(args, "jobs"):  # the commands that take --jobs (see _add_jobs)
+            _check_jobs(args.jobs)
         args.func(args)
     except InputError as exc:
         print(f"mahjong-poker: error: {exc}", file=sys.stderr)

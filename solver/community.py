@@ -26,7 +26,7 @@ from .jit import kernel
 _BITS = 5  # a suited type index fits in 5 bits (at most 27 types)
 
 
-@kernel(cache=True)
+@kernel
 def _sorted_multisets(n_types, cap, k, out):
     """Write every k-multiset of ``n_types`` types (each at most ``cap`` times) as a
     sorted row into ``out`` in lexicographic order; return how many there are."""
@@ -71,7 +71,7 @@ def _packed(rows: np.ndarray) -> np.ndarray:
     return key
 
 
-@kernel(cache=True)
+@kernel
 def _fill_successors(smaller, larger_keys, n_types, bits, out):
     k = smaller.shape[1]
     grown = np.empty(k + 1, np.int64)
@@ -131,7 +131,7 @@ def community_index(geometry: DeckGeometry) -> CommunityIndex:
     return CommunityIndex(geometry, **arrays)
 
 
-@kernel(cache=True)
+@kernel
 def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs):
     """CSR lists, per four-card community, of the two-card completions making a hu on their own.
 

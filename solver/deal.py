@@ -66,7 +66,6 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
           bonus_bet: float) -> list[_Job]:
     """Every (hold, draw) pair to value, each exactly once, grouped into jobs."""
     geometry = config.geometry
-    suited = lambda cards: tuple(c for c in cards if c != geometry.joker)  # noqa: E731
     # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
     shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}
     jobs = []
@@ -78,7 +77,8 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
             if len(drawn) <= 1 and bonus_bet == 0:
                 if hold not in shared:
                     shared[hold] = (unseen_suited(hand + drawn, config), [])
-                shared[hold][1].append((n, suited(remove_cards(draw, drawn))))
+                other = remove_cards(draw, drawn)
+                shared[hold][1].append((n, tuple(c for c in other if c != geometry.joker)))
             else:
                 own.append(hold)
         if own:
@@ -115,9 +115,8 @@ def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
 
 
 def _discard_values(hand: tuple[int, ...], draw: tuple[int, ...], best_by_hold: dict[tuple[int, ...], float],
-                    config: GameConfig) -> np.ndarray:
+                    discards: list[tuple[int, ...]], config: GameConfig) -> np.ndarray:
     """Value of each (DD, discard) after one draw, from the best value of each hold: (2, discards)."""
-    discards = submultisets(hand, 2)
     dd_sizes = (0.0, config.double_down)
     out = np.empty((len(dd_sizes), len(discards)))
     for d, discard in enumerate(discards):
@@ -179,12 +178,13 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
             done += job.cost
         if progress is not None:
             progress(done, total_work)
-    totals = np.zeros((2, len(submultisets(hand, 2))))
+    discards = submultisets(hand, 2)
+    totals = np.zeros((2, len(discards)))
     for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs
-        totals += weights[n] * _discard_values(hand, draw, best_by_hold[n], config)
+        totals += weights[n] * _discard_values(hand, draw, best_by_hold[n], discards, config)
     n_draws = comb(int(unseen.sum()), 2)
     assert int(weights.sum()) == n_draws
     for k, dd in enumerate((0.0, config.double_down)):
-        for d, discard in enumerate(submultisets(hand, 2)):
+        for d, discard in enumerate(discards):
             options.append(Option("discard", discard, dd, float(totals[k, d] / n_draws), 1.0 + dd))
     return options

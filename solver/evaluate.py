@@ -33,7 +33,7 @@ def ting_options(state: State, config: GameConfig,
                  outcomes: tuple[int, int, float, int] | None = None) -> list[Option]:
     """Fold, then each ting bet G = m F, with exact EVs (DD counted as lost); ``outcomes``,
     when given, are the state's :func:`ting_state_outcomes`."""
-    n_hu, n_flush, bonus_net, total = outcomes or ting_state_outcomes(state, config)
+    n_hu, n_flush, bonus_net, total = outcomes if outcomes is not None else ting_state_outcomes(state, config)
     f, dd, b = state.fa_bet, state.double_down, state.bonus
     options = [Option("fold", (), 0.0, -dd - 1.0 - f, 1.0 + dd + f)]
     for m in config.ting_hu_multiples:

@@ -62,21 +62,21 @@ from .options import TIE_TOLERANCE
 from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_value, payout_vector
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _bucket_caps(jokers):
     """The largest pair and set needs a bucket tells apart with ``jokers`` jokers (a need above
     ``jokers`` fails whatever it is; a pair never needs more than 2, a set more than 3)."""
     return min(jokers + 1, 2), min(jokers + 1, 3)
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _n_buckets(jokers):
     """How many need buckets :func:`_bucket` uses with ``jokers`` jokers."""
     cap_p, cap_s = _bucket_caps(jokers)
     return 1 + (cap_p + 1) * (cap_s + 1)
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _bucket(state, jokers):
     """The class of a suit's packed needs that decides every hu level with ``jokers`` jokers:
     0 when the suit alone makes a flush hu, else its pair and set needs capped at
@@ -87,7 +87,7 @@ def _bucket(state, jokers):
     return 1 + min(state & 3, cap_p) * (cap_s + 1) + min((state >> 2) & 3, cap_s)
 
 
-@kernel(cache=True)
+@kernel
 def _bucket_levels(jokers):
     """Hu level of every triple of suit buckets, as two 0/1 float tables (hu, flush hu)
     indexed ``(b0 * n + b1) * n + b2``, so counting by buckets needs no branch."""
@@ -108,7 +108,7 @@ def _bucket_levels(jokers):
     return hu, flush
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _add_mass(buckets, masses, n, bucket, mass):
     """Add ``mass`` to ``bucket`` in a small histogram of ``n`` entries; return the new size."""
     for q in range(n):
@@ -120,7 +120,7 @@ def _add_mass(buckets, masses, n, bucket, mass):
     return n + 1
 
 
-@kernel(cache=True, nogil=True)
+@kernel(nogil=True)
 def _suit_profile(s, key, x, left, table, ranks, cap, powers, jokers, h1_bucket, h1_mass, h2_bucket, h2_mass,
                   per_rank, one_b, r_bucket, r_mass, r_n):
     """One suit of X (suit key ``key``): histograms of the suit's need bucket after one
@@ -182,7 +182,7 @@ def track_size(n_multiples: int) -> int:
     return TRACK_TING_FIRST + 3 * n_multiples + 1
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _track_ting(n_hu, n_flush, total2, weight, fa_bet, multiples, pays, bonus, bonus_net, tracked):
     """Count the outcomes of the ting decision RULES.md section 4 takes: best EV, ties within 1e-12
     to less money at risk (fold, then smaller G)."""
@@ -205,7 +205,7 @@ def _track_ting(n_hu, n_flush, total2, weight, fa_bet, multiples, pays, bonus, b
         tracked[tracked.shape[0] - 1] += weight * total2 * bonus_net
 
 
-@kernel(cache=True)
+@kernel
 def _key_flags(key, s, hold, ranks, cap, scratch):
     """Hand-card flags of suit ``s`` of hold plus community, from the suit's key (the hold's
     part of the suit is known, so the key gives the community's); ``scratch``: zeros."""
@@ -219,7 +219,7 @@ def _key_flags(key, s, hold, ranks, cap, scratch):
     return flags
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _removed_weight(m4, i, before, runs, r1, r2):
     """Weight prod C(U_t - E_t, a_t) of four-card community ``i`` once the cards ``r1``, ``r2``
     (-1: none) are removed too, from ``before[c]`` (unseen count of card c's type before c
@@ -235,7 +235,7 @@ def _removed_weight(m4, i, before, runs, r1, r2):
     return weight
 
 
-@kernel(cache=True, nogil=True)
+@kernel(nogil=True)
 def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, unseen,
                removals, bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, out, track, tracked):
     """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold,
@@ -525,7 +525,7 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
             out[e, b] /= total4[e]
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _completion_keys(keys, x, t1, t2, ranks, powers, cap, after):
     """Fill ``after`` with the three suit keys of X (keys ``keys``, counts ``x``) plus one card
     of type ``t1`` and one of ``t2``."""
@@ -537,7 +537,7 @@ def _completion_keys(keys, x, t1, t2, ranks, powers, cap, after):
     after[s2] += powers[t2 - s2 * ranks] if x[t2] + 1 + (1 if t2 == t1 else 0) <= cap else 0
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _bucket_at(bucket, s1, b1, s2, b2, nb):
     """Index into the bucket level tables of the three suits' buckets with suit ``s1`` set to
     ``b1`` and (when ``s2 >= 0``) suit ``s2`` set to ``b2``."""
@@ -547,7 +547,7 @@ def _bucket_at(bucket, s1, b1, s2, b2, nb):
     return (k0 * nb + k1) * nb + k2
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _pair_level(keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2, hu_of, flush_of, nb,
                 pair_fix, after):
     """Hu level (hand-card rule applied) of X plus one card of type ``t1`` and one of ``t2``
@@ -573,7 +573,7 @@ def prepare_tables(geometry: DeckGeometry) -> None:
     suit_table(geometry)
 
 
-@kernel(cache=True, nogil=True)
+@kernel(nogil=True)
 def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
     """Expected net of a unit bonus bet for each four-card community, over every completion."""
     n_types = unseen.shape[0]

@@ -47,7 +47,7 @@ class HuLevel(IntEnum):
     FLUSH = 2
 
 
-@kernel(cache=True)
+@kernel
 def _suit_needs(counts, start, ranks):
     """Jokers needed in one suit for (a pair, a set, a pair plus a set).
 
@@ -100,7 +100,7 @@ def _suit_needs(counts, start, ranks):
     return pair_need, set_need, both_need
 
 
-@kernel(cache=True)
+@kernel
 def _hu_level(counts, suits, ranks):
     """0 (no hu), 1 (hu) or 2 (flush hu) for a count vector whose last entry is jokers."""
     jokers = counts[suits * ranks]
@@ -130,7 +130,7 @@ def _hu_level(counts, suits, ranks):
 PAIR_ANY, PAIR_HAND, SET_ANY, SET_HAND, BOTH_HAND = 1, 2, 4, 8, 16
 
 
-@kernel(cache=True)
+@kernel
 def _suit_flags_with_hand(hand, community, start, ranks):
     """One suit's hand-card flags (bits ``PAIR_ANY`` ... ``BOTH_HAND``), with no jokers."""
     flags = 0
@@ -172,7 +172,7 @@ def _suit_flags_with_hand(hand, community, start, ranks):
     return flags
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _level_from_flags(f0, f1, f2):
     """Hand-card hu level from three suits' flags (a missing suit has none): a flush hu when
     one suit has a pair plus a set touching the hand, else a hu when a pair and a set of two
@@ -187,7 +187,7 @@ def _level_from_flags(f0, f1, f2):
     return 0
 
 
-@kernel(cache=True)
+@kernel
 def _hu_level_with_hand(hand, community, suits, ranks):
     """Like :func:`_hu_level` for hand + community, counting only hus that use a hand card."""
     if hand[suits * ranks] > 0:
@@ -195,7 +195,7 @@ def _hu_level_with_hand(hand, community, suits, ranks):
     return _flags_level(hand, community, suits, ranks)
 
 
-@kernel(cache=True)
+@kernel
 def _flags_level(hand, community, suits, ranks):
     """The hand-card hu level of hand + community, neither holding a joker."""
     f0 = _suit_flags_with_hand(hand, community, 0, ranks)
@@ -204,7 +204,7 @@ def _flags_level(hand, community, suits, ranks):
     return _level_from_flags(f0, f1, f2)
 
 
-@kernel(cache=True)
+@kernel
 def _hu_levels(counts_rows, suits, ranks, out):
     """Hu level of every row of a 2-D count array, written into ``out``."""
     for i in range(counts_rows.shape[0]):
@@ -253,7 +253,7 @@ def digit_cap(geometry: DeckGeometry) -> int:
     return min(geometry.copies, 5)
 
 
-@kernel(cache=True)
+@kernel
 def _fill_suit_table(ranks, cap, out):
     counts = np.zeros(ranks, np.int64)
     base = cap + 1
@@ -277,7 +277,7 @@ def suit_table(geometry: DeckGeometry) -> np.ndarray:
     return out
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _level_packed(n0, n1, n2, jokers):
     """Hu level from the packed needs of three suits and the number of jokers."""
     if min(n0 >> 4, min(n1 >> 4, n2 >> 4)) <= jokers:
@@ -288,7 +288,7 @@ def _level_packed(n0, n1, n2, jokers):
     return 1 if cross <= jokers else 0
 
 
-@kernel(cache=True)
+@kernel
 def _suit_keys(counts, suits, ranks, cap, keys):
     """Per-suit keys of a count vector (three entries; missing suits get key -1)."""
     base = cap + 1
@@ -303,12 +303,12 @@ def _suit_keys(counts, suits, ranks, cap, keys):
         keys[s] = key
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _needs_of_key(table, key):
     return EMPTY_SUIT if key < 0 else np.int64(table[key])
 
 
-@kernel(cache=True)
+@kernel
 def _levels_of_rows(rows, table, suits, ranks, cap, out):
     """Plain hu level of each sorted row of suited types (no jokers), from suit keys."""
     powers = np.ones(ranks, np.int64)

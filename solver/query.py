@@ -187,12 +187,12 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
     geometry = config.geometry
     deal = state.stage == Stage.DEAL
     key = encode(geometry, state.hand) if deal else encode(geometry, state.hand, state.dead)
-    try:
-        if index is not None:
+    if index is not None:
+        try:
             row = index.deal(key) if deal else index.draw(key, state.double_down)
             return None if row is None else options_from_row(row, geometry)
-    except IndexDamaged:
-        pass  # deleted, to be built again; the parquet files answer
+        except IndexDamaged:
+            pass  # deleted, to be built again; the parquet files answer
     row = (lookup(directory / "deals.parquet", key) if deal else
            lookup(directory / "draws.parquet", key, [("double_down", state.double_down)]))
     return None if row is None else options_from_row(row, geometry)

@@ -94,12 +94,12 @@ def load_strategy(directory: Path, config: GameConfig) -> Strategy:
 # The simulator's own hu test: every pair, every triplet and run, jokers filling what is missing.
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _short(count, need):
     return need - count if need > count else 0
 
 
-@kernel(cache=True)
+@kernel
 def _level(counts, hand, hand_rule, suits, ranks):
     """0, 1 (hu) or 2 (flush hu) for the group ``counts`` (jokers last): some pair and some set
     (triplet or run) whose missing cards the jokers can fill. With ``hand_rule`` the hu must use a
@@ -148,7 +148,7 @@ def _level(counts, hand, hand_rule, suits, ranks):
     return best
 
 
-@kernel(cache=True, inline="always")
+@kernel(inline="always")
 def _sorted_image(cards, mapping, out):
     """``out`` = the images of ``cards`` under ``mapping``, sorted (insertion sort: at most 6 cards)."""
     for i in range(len(cards)):
@@ -160,7 +160,7 @@ def _sorted_image(cards, mapping, out):
         out[j] = x
 
 
-@kernel(cache=True)
+@kernel
 def _canonical_key(cards_a, cards_b, maps, base, buf_a, buf_b):
     """Smallest key of (cards_a, cards_b) over all relabellings, and the relabelling reaching it
     (``buf_a``, ``buf_b``: scratch arrays of the same lengths)."""
@@ -180,7 +180,7 @@ def _canonical_key(cards_a, cards_b, maps, base, buf_a, buf_b):
     return best, best_map
 
 
-@kernel(cache=True)
+@kernel
 def _find(keys, key):
     i = np.searchsorted(keys, key)
     if i < len(keys) and keys[i] == key:
@@ -188,7 +188,7 @@ def _find(keys, key):
     return -1
 
 
-@kernel(cache=True)
+@kernel
 def _next_card(deck, pos):
     """Partial Fisher-Yates step: a uniformly random card of ``deck[pos:]`` moves to ``pos``."""
     j = pos + np.random.randint(len(deck) - pos)
@@ -196,13 +196,13 @@ def _next_card(deck, pos):
     return deck[pos]
 
 
-@kernel(cache=True)
+@kernel
 def _outcome_index(kind, dd_index, f_slot, g_slot, n_fa, n_g):
     """Flat index of (kind, DD placed, F slot (0: none, i + 1: fa_bets[i]), G slot (likewise))."""
     return ((kind * 2 + dd_index) * (n_fa + 1) + f_slot) * (n_g + 1) + g_slot
 
 
-@kernel(cache=True)
+@kernel
 def _play(seed, n_hands, deck, maps, inverse_maps, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
           draw_keys, draw_action, draw_discard, draw_fa, fa_bets, multiples, ting_pays, out):
     """Play ``n_hands`` hands; ``out[outcome index]`` counts how each ended. Returns -1, or the

@@ -21,7 +21,7 @@ from .hu import _hu_level_with_hand
 from .jit import kernel
 
 
-@kernel(cache=True)
+@kernel
 def _ting_counts(hand, community, unseen, suits, ranks, bonus_net, with_bonus):
     """(non-flush wins, flush wins, summed bonus net) over all two-card completions,
     counted as card combinations; ``bonus_net`` maps a bonus mask to its net result
@@ -82,7 +82,7 @@ def payout_vector(config: GameConfig) -> np.ndarray:
     ], dtype=np.float64)
 
 
-@kernel(cache=True)
+@kernel
 def _ting_bet_ev(n_hu, n_flush, total, fa_bet, ting_bet, pays):
     """Expected net result of T, F and G from the ting bet on, given win counts out of ``total``."""
     base = pays[TING_ANTE] + fa_bet * pays[TING_FA]
@@ -91,7 +91,7 @@ def _ting_bet_ev(n_hu, n_flush, total, fa_bet, ting_bet, pays):
             - n_lose * (1.0 + fa_bet + ting_bet)) / total
 
 
-@kernel(cache=True)
+@kernel
 def _ting_value(n_hu, n_flush, total, fa_bet, multiples, pays, bonus):
     """Best of folding and every ting bet (G = m F for m in ``multiples``); a ting bet
     also settles the bonus bet, worth ``bonus`` (its expected net), which folding pushes."""

@@ -25,6 +25,8 @@ ODD_PAYS = GameConfig(suits=2, ranks=4, copies=2, jokers=1, tian_hu=4.0, tian_hu
                       ting_hu_fa=0.9, double_down=0.5)
 
 PLAIN = {id(c): PlainGame(c) for c in (TWO_SUITS, ONE_SUIT, ODD_PAYS)}
+# The committed reduced deck's geometry (configs/reduced-3x4.toml): 25 cards.
+REDUCED = GameConfig(suits=3, ranks=4, copies=2, jokers=1)
 # Seven ranks, so six-card straight flushes occur in the community.
 LONG_SUIT = GameConfig(suits=1, ranks=7, copies=2, jokers=1)
 
@@ -147,7 +149,7 @@ def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
 
 
 @pytest.mark.parametrize("config, bonus", [(TWO_SUITS, 0.0), (ODD_PAYS, 0.0), (LONG_SUIT, 5.0),
-                                           (GameConfig(suits=3, ranks=4, copies=2, jokers=1), 0.0)],
+                                           (REDUCED, 0.0)],
                          ids=["two-suits", "odd-pays", "long-suit-B5", "reduced"])
 def test_hold_kernel_counts_outcomes_like_a_naive_enumeration(config: GameConfig, bonus: float) -> None:
     """The hold kernel's tracked outcome counts (used by the solve's forward pass) against every
@@ -170,7 +172,7 @@ def test_hold_kernel_counts_outcomes_like_a_naive_enumeration(config: GameConfig
 
 
 @pytest.mark.parametrize("config", [TWO_SUITS, LONG_SUIT, GameConfig(suits=2, ranks=3, copies=3, jokers=1, decks=2),
-                                    GameConfig(suits=3, ranks=4, copies=2, jokers=1), GameConfig()],
+                                    REDUCED, GameConfig()],
                          ids=["two-suits", "long-suit", "two-decks", "reduced", "full-deck"])
 def test_hold_kernel_removing_cards_matches_separate_passes(config: GameConfig) -> None:
     """One pass valuing a hold against many unseen sets (cards removed by inclusion-exclusion) gives
@@ -204,7 +206,7 @@ def test_hold_kernel_removing_cards_matches_separate_passes(config: GameConfig) 
 
 def test_deal_stage_is_the_same_for_any_number_of_jobs() -> None:
     """Deal-stage EVs are bit for bit the same with one process or two, and progress ends at its total."""
-    config = GameConfig(suits=3, ranks=4, copies=2, jokers=1)
+    config = REDUCED
     for state in random_states(config, Stage.DEAL, 2, seed=12):
         seen: list[tuple[int, int]] = []
         one = evaluate(state, config, n_jobs=1)
