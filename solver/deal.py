@@ -89,16 +89,15 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
 
 
 def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
-    """Best fa-hu value (over bet sizes) of each job's (hold, draw) pairs, job by job."""
+    """Fa-hu values (one per bet size) of each job's (hold, draw) pairs, job by job."""
     values = []
     for job in jobs:
         if job.removals:
             hold_counts = counts_of(job.holds[0], config.geometry)
-            values.append(fa_values_removing(hold_counts, job.unseen, list(job.removals), config).max(axis=1))
+            values.append(fa_values_removing(hold_counts, job.unseen, list(job.removals), config))
         else:
             bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
-            values.append(np.array([hold_values(h, job.unseen, config, bonus_bet, bonus_ev).max()
-                                    for h in job.holds]))
+            values.append(np.array([hold_values(h, job.unseen, config, bonus_bet, bonus_ev) for h in job.holds]))
     return values
 
 
@@ -131,6 +130,19 @@ def _discard_values(hand: tuple[int, ...], draw: tuple[int, ...], best_by_hold: 
     return out
 
 
+@dataclass(frozen=True)
+class DealEvaluation:
+    """The deal decision's options, and the fa-hu values they were made of."""
+
+    options: list[Option]
+    """Every option, in canonical order (see :func:`deal_options`)."""
+    draws: list[tuple[int, ...]]
+    """Every two-card draw (as a multiset), in the order of :func:`solver.combinatorics.multisets`."""
+    hold_values: list[dict[tuple[int, ...], np.ndarray]]
+    """For each draw, every four-card hold of the eight cards seen, with its value for each fa-hu
+    bet (:func:`solver.hold.fa_values` against the unseen cards of that draw)."""
+
+
 def deal_options(hand: tuple[int, ...], config: GameConfig,
                  progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
                  bonus_bet: float = 0.0) -> list[Option]:
@@ -143,6 +155,14 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     it. With a bonus bet B > 0 the EVs include it (it pushes unless the
     player reaches a ting bet).
     """
+    return evaluate_deal(hand, config, progress, n_jobs, bonus_bet).options
+
+
+def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
+                  progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
+                  bonus_bet: float = 0.0) -> DealEvaluation:
+    """:func:`deal_options`, with the value of every hold after every draw (the solve plays
+    each post-draw state on from them instead of valuing its holds again)."""
     geometry = config.geometry
     options: list[Option] = []
     claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
@@ -169,22 +189,23 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     results = Parallel(n_jobs=n_jobs, return_as="generator")(
         delayed(_value_jobs)(part, config, bonus_bet) for part in chunks
     )
-    best_by_hold: list[dict[tuple[int, ...], float]] = [{} for _ in draws]
+    values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
     done = 0
     for part, part_values in zip(chunks, results):
         for job, values in zip(part, part_values):
             for (hold, n), value in zip(job.pairs, values):
-                best_by_hold[n][hold] = float(value)
+                values_by_hold[n][hold] = value
             done += job.cost
         if progress is not None:
             progress(done, total_work)
     discards = submultisets(hand, 2)
     totals = np.zeros((2, len(discards)))
     for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs
-        totals += weights[n] * _discard_values(hand, draw, best_by_hold[n], discards, config)
+        best_by_hold = {hold: float(value.max()) for hold, value in values_by_hold[n].items()}
+        totals += weights[n] * _discard_values(hand, draw, best_by_hold, discards, config)
     n_draws = comb(int(unseen.sum()), 2)
     assert int(weights.sum()) == n_draws
     for k, dd in enumerate((0.0, config.double_down)):
         for d, discard in enumerate(discards):
             options.append(Option("discard", discard, dd, float(totals[k, d] / n_draws), 1.0 + dd))
-    return options
+    return DealEvaluation(options, draws, values_by_hold)

@@ -5,7 +5,11 @@ cards; the community comes from the unseen suited cards ``U``. The value of
 betting F sums, over every four-card community ``A`` weighted by
 ``prod C(U_t, a_t)``, either the step-11 payout (when ``H + A`` forms a hu)
 or the best of folding and each ting bet, whose win chances are exact counts
-over every two-card completion ``B``.
+over every two-card completion ``B``. The sum is kept by decision (step-11
+hu or flush hu, fold, each ting bet), as integer counts of card
+combinations, and priced once at the end: no rounding depends on the order
+of the communities, so relabelled suits or ranks give a hold's value bit
+for bit (the solve relies on it to reuse the deal stage's values).
 
 The count over ``B`` is where the time goes, so it works on suit keys (see
 :mod:`solver.hu`): with ``X = H + A``, a completion changes one suit (both
@@ -59,7 +63,7 @@ from .hu import (
 )
 from .jit import kernel
 from .options import TIE_TOLERANCE
-from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_value, payout_vector
+from .ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_bet_net, _ting_choice, payout_vector
 
 
 @kernel(inline="always")
@@ -321,9 +325,11 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
     r_flush = np.zeros(n_suited)
     one_bucket = np.empty(n_suited, np.int64)
     pair_fix = np.zeros((n_suited, n_suited), np.int64)  # 1 + the hand-card level where it differs from the plain
-    for e in range(n_cases):
-        for b in range(bets.shape[0]):
-            out[e, b] = 0.0
+    # The values are summed by the decision each community takes (see :func:`_add_outcome`), as
+    # integer counts of card combinations, exact in any order: a hold's value does not depend on
+    # the order of the communities, so relabelled suits or ranks give it bit for bit.
+    sums = np.zeros((n_cases, bets.shape[0], SUM_TING_FIRST + 3 * multiples.shape[0]))
+    bonus_sums = np.zeros((n_cases, bets.shape[0]))
     for i in range(m4.shape[0]):
         # weight prod C(U_t, a_t): ordered falling product, divided by run lengths
         weight = 1.0
@@ -366,10 +372,9 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
             needs[s] = _needs_of_key(table, keys[s])
         level = _level_packed(needs[0], needs[1], needs[2], jokers)
         if level > 0:
-            per_f = pays[FA_FLUSH] if level == 2 else pays[FA_PAYS]
             for e in range(n_cases):
                 for b in range(bets.shape[0]):
-                    out[e, b] += weights[e] * (pays[FA_ANTE] + bets[b] * per_f)
+                    sums[e, b, SUM_FA_FLUSH if level == 2 else SUM_FA_HU] += weights[e]
             if track >= 0:
                 tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
@@ -377,7 +382,8 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
             bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
             for e in range(n_cases):
                 for b in range(bets.shape[0]):
-                    out[e, b] += weights[e] * _ting_value(0.0, 0.0, total2[e], bets[b], multiples, pays, bonus)
+                    _add_outcome(sums, bonus_sums, e, b, weights[e], 0.0, 0.0, total2[e], bets[b], multiples, pays,
+                                 bonus)
             if track >= 0:
                 _track_ting(0.0, 0.0, total2[0], weight, bets[track], multiples, pays, bonus, bonus_ev[i], tracked)
         else:
@@ -509,8 +515,8 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                     elif pair == 2:
                         case_flush += 1.0
                 for b in range(bets.shape[0]):
-                    out[e, b] += weights[e] * _ting_value(case_hu, case_flush, total2[e], bets[b], multiples, pays,
-                                                          bonus)
+                    _add_outcome(sums, bonus_sums, e, b, weights[e], case_hu, case_flush, total2[e], bets[b],
+                                 multiples, pays, bonus)
             if track >= 0:
                 _track_ting(n_hu, n_flush, total2[0], weight, bets[track], multiples, pays, bonus, bonus_ev[i],
                             tracked)
@@ -522,7 +528,41 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
         left[:] = unseen
     for e in range(n_cases):
         for b in range(bets.shape[0]):
-            out[e, b] /= total4[e]
+            out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
+
+
+# Layout of the sums ``_fa_values`` keeps per case and bet: card combinations (weights) of the
+# four-card communities ending at step 11 (hu, flush hu) and folded at the ting, then per ting
+# multiple the weights betting it and those weights times the completions' hu and flush hu counts.
+SUM_FA_HU, SUM_FA_FLUSH, SUM_FOLD, SUM_TING_FIRST = 0, 1, 2, 3
+
+
+@kernel(inline="always")
+def _add_outcome(sums, bonus_sums, e, b, weight, n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
+    """Add a community of ``weight`` combinations that reaches the ting decision, with ``n_hu`` and
+    ``n_flush`` winning completions of ``total2``, to the sums of case ``e`` and bet ``b``."""
+    choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
+    if choice == 0:
+        sums[e, b, SUM_FOLD] += weight
+    else:
+        k = SUM_TING_FIRST + 3 * (choice - 1)
+        sums[e, b, k] += weight
+        sums[e, b, k + 1] += weight * n_hu
+        sums[e, b, k + 2] += weight * n_flush
+        bonus_sums[e, b] += weight * bonus
+
+
+@kernel(inline="always")
+def _summed_value(sums, bonus_sum, fa_bet, multiples, pays, total2):
+    """The summed net result (times the communities' combinations) of one bet from its sums."""
+    value = (sums[SUM_FA_HU] * (pays[FA_ANTE] + fa_bet * pays[FA_PAYS])
+             + sums[SUM_FA_FLUSH] * (pays[FA_ANTE] + fa_bet * pays[FA_FLUSH]) - sums[SUM_FOLD] * (1.0 + fa_bet))
+    for m in range(multiples.shape[0]):
+        k = SUM_TING_FIRST + 3 * m
+        if sums[k] > 0:
+            n_lose = sums[k] * total2 - sums[k + 1] - sums[k + 2]
+            value += _ting_bet_net(sums[k + 1], sums[k + 2], n_lose, fa_bet, multiples[m] * fa_bet, pays) / total2
+    return value + bonus_sum
 
 
 @kernel(inline="always")

@@ -39,7 +39,7 @@ from joblib import Parallel, delayed, parallel_config
 from .cards import DeckGeometry, cards_of, counts_of, format_cards
 from .combinatorics import multisets, remove_cards
 from .config import GameConfig
-from .deal import deal_options
+from .deal import evaluate_deal
 from .draw import draw_options, unseen_suited
 from .errors import InputError
 from .hu import hu_level
@@ -47,7 +47,7 @@ from .objective import Objective
 from .options import Option
 from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
 from .patterns import ChartRules
-from .symmetry import canonical, deal_classes, encode
+from .symmetry import apply, canonical, deal_classes, encode, inverse
 from .table_index import index_path, open_index
 from .tables import (
     check_tables,
@@ -111,12 +111,13 @@ def _option_columns(options: list[Option], chosen: list[int], geometry: DeckGeom
 
 
 def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
-                objective: Objective) -> DrawEntry:
+                objective: Objective, known: Callable[[tuple[int, ...]], np.ndarray] | None) -> DrawEntry:
     """Value a canonical post-draw state and count the outcomes of playing it as ``objective`` does
-    (counts times ``mix_unit``: see :mod:`solver.objective`)."""
+    (counts times ``mix_unit``: see :mod:`solver.objective`); ``known``: its holds' values, when
+    the deal stage has them (see :func:`solver.draw.draw_options`)."""
     geometry = config.geometry
     play = objective.playing_config(config)
-    options = draw_options(hand, dead, double_down, play, objective.bonus, threads=1)
+    options = draw_options(hand, dead, double_down, play, objective.bonus, threads=1, known=known)
     chosen = objective.choices("draw", options, hand, geometry)
     slot = sum(1 for c in hand + dead if c == geometry.joker)
     k4, k2 = slot_scale(geometry, slot)
@@ -140,6 +141,17 @@ def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float
     return DrawEntry(options, chosen, slot, dict(counts), bonus_net)
 
 
+def _known_values(values: dict[tuple[int, ...], np.ndarray], mapping: tuple[int, ...]
+                  ) -> Callable[[tuple[int, ...]], np.ndarray]:
+    """The deal stage's hold values for one draw, looked up by the holds of the canonical post-draw
+    state that ``mapping`` relabels it into. A hold's value does not depend on labels, bit for bit
+    (the hold kernel sums exact counts), so this is what valuing the canonical holds would give.
+    Not with a bonus bet: its expected net per community is summed as floats, in an order that
+    relabelling changes."""
+    back = inverse(mapping)
+    return lambda hold: values[apply(back, hold)]
+
+
 def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, objective: Objective) -> ChunkResult:
     """Solve a chunk of canonical deal classes (rows of ``hands``, with their weights)."""
     geometry = config.geometry
@@ -150,7 +162,8 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
     for row, weight in zip(hands, weights):
         hand = tuple(int(c) for c in row)
         weight = int(weight)
-        options = deal_options(hand, objective.playing_config(config), bonus_bet=objective.bonus)
+        evaluation = evaluate_deal(hand, objective.playing_config(config), bonus_bet=objective.bonus)
+        options = evaluation.options
         chosen = objective.choices("deal", options, hand, geometry)
         level = int(hu_level(counts_of(hand, geometry), geometry))
         result.deals.append({"key": encode(geometry, hand), "hand": format_cards(hand, geometry), "weight": weight,
@@ -165,13 +178,16 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
             kept = remove_cards(hand, option.discard)
             unseen = geometry.full_counts() - counts_of(hand, geometry)
             rows, draw_weights = multisets(unseen, 2)
-            for draw_row, draw_weight in zip(rows, draw_weights):
-                after = tuple(sorted(kept + cards_of(draw_row)))
-                (c_hand, c_dead), _ = canonical(geometry, after, option.discard)
+            for n, (draw_row, draw_weight) in enumerate(zip(rows, draw_weights)):
+                draw = cards_of(draw_row)
+                assert draw == evaluation.draws[n]
+                after = tuple(sorted(kept + draw))
+                (c_hand, c_dead), mapping = canonical(geometry, after, option.discard)
                 memo_key = (c_hand, c_dead, option.bet)
                 entry = memo.get(memo_key)
                 if entry is None:
-                    entry = memo[memo_key] = _draw_entry(c_hand, c_dead, option.bet, config, objective)
+                    known = _known_values(evaluation.hold_values[n], mapping) if objective.bonus == 0 else None
+                    entry = memo[memo_key] = _draw_entry(c_hand, c_dead, option.bet, config, objective, known)
                 paths = share * int(draw_weight)
                 entry.reach += paths
                 for outcome, n in entry.counts.items():

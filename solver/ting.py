@@ -82,25 +82,40 @@ def payout_vector(config: GameConfig) -> np.ndarray:
     ], dtype=np.float64)
 
 
+@kernel(inline="always")
+def _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, ting_bet, pays):
+    """Summed net result of T, F and G over completions: ``n_hu`` winning, ``n_flush`` winning with
+    a flush hu, ``n_lose`` losing (counts, or count-weighted sums of them)."""
+    base = pays[TING_ANTE] + fa_bet * pays[TING_FA]
+    return (n_hu * (base + ting_bet * pays[TING_PAYS]) + n_flush * (base + ting_bet * pays[TING_FLUSH])
+            - n_lose * (1.0 + fa_bet + ting_bet))
+
+
 @kernel
 def _ting_bet_ev(n_hu, n_flush, total, fa_bet, ting_bet, pays):
     """Expected net result of T, F and G from the ting bet on, given win counts out of ``total``."""
-    base = pays[TING_ANTE] + fa_bet * pays[TING_FA]
-    n_lose = total - n_hu - n_flush
-    return (n_hu * (base + ting_bet * pays[TING_PAYS]) + n_flush * (base + ting_bet * pays[TING_FLUSH])
-            - n_lose * (1.0 + fa_bet + ting_bet)) / total
+    return _ting_bet_net(n_hu, n_flush, total - n_hu - n_flush, fa_bet, ting_bet, pays) / total
+
+
+@kernel(inline="always")
+def _ting_choice(n_hu, n_flush, total, fa_bet, multiples, pays, bonus):
+    """The ting decision taken and its value: 0 to fold, ``m + 1`` to bet G = ``multiples[m]`` F
+    (the first best); a ting bet also settles the bonus bet, worth ``bonus`` (its expected net),
+    which folding pushes."""
+    best = -(1.0 + fa_bet)
+    choice = 0
+    for m in range(multiples.shape[0]):
+        ev = _ting_bet_ev(n_hu, n_flush, total, fa_bet, multiples[m] * fa_bet, pays) + bonus
+        if ev > best:
+            best = ev
+            choice = m + 1
+    return choice, best
 
 
 @kernel
 def _ting_value(n_hu, n_flush, total, fa_bet, multiples, pays, bonus):
-    """Best of folding and every ting bet (G = m F for m in ``multiples``); a ting bet
-    also settles the bonus bet, worth ``bonus`` (its expected net), which folding pushes."""
-    best = -(1.0 + fa_bet)
-    for m in multiples:
-        ev = _ting_bet_ev(n_hu, n_flush, total, fa_bet, m * fa_bet, pays) + bonus
-        if ev > best:
-            best = ev
-    return best
+    """Best of folding and every ting bet (G = m F for m in ``multiples``): see :func:`_ting_choice`."""
+    return _ting_choice(n_hu, n_flush, total, fa_bet, multiples, pays, bonus)[1]
 
 
 def ting_bet_ev(n_hu: int, n_flush: int, total: int, fa_bet: float, ting_bet: float, config: GameConfig) -> float:
