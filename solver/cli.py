@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -412,9 +413,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(args, "jobs"):  # the commands that take --jobs (see _add_jobs)
             _check_jobs(args.jobs)
         args.func(args)
+        sys.stdout.flush()
     except InputError as exc:
         print(f"mahjong-poker: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`mahjong-poker ... | head`): stop quietly, as the Python docs advise,
+        # pointing stdout at devnull so that the flush at exit does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 

@@ -58,3 +58,13 @@ def test_bad_config_exits_2_without_traceback(tmp_path, content: str, fragment: 
     assert result.returncode == 2
     assert fragment in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_reader_that_stops_early_gives_no_traceback() -> None:
+    """`mahjong-poker bonus | head -1`: the pipe is closed before the table is written."""
+    process = subprocess.Popen([sys.executable, "-m", "solver.cli", "bonus"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 1
+    assert stderr == ""
