@@ -61,12 +61,11 @@ from .tables import (
     write_table,
 )
 
-
-def default_chunk_size(n_classes: int) -> int:
-    """Deal classes per chunk: small enough that an interruption loses little and the progress bar
-    moves, large enough that the per-chunk cost (dispatch, two files) does not matter. A real-deck
-    class takes minutes, so there a chunk is one class."""
-    return 16 if n_classes < 20_000 else 1
+CHUNK_SIZE = 16
+"""Deal classes per chunk (``solve --chunk-size`` sets another): small enough that an interruption
+loses little (on the real deck a class takes about two minutes on one core) and the progress bar
+moves, large enough that the per-chunk cost (dispatch, two files) does not matter and that the
+chunk's neighbouring classes share many hold values (see :func:`solver.deal.evaluate_deal`)."""
 
 
 @dataclass
@@ -157,12 +156,13 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
     geometry = config.geometry
     result = ChunkResult([], [])
     memo: dict[tuple, DrawEntry] = {}
+    hold_memo: dict[int, np.ndarray] = {}  # hold values shared by the chunk's deals (see evaluate_deal)
     n_draws = comb(geometry.size - 6, 2)
     unit = objective.mix_unit
     for row, weight in zip(hands, weights):
         hand = tuple(int(c) for c in row)
         weight = int(weight)
-        evaluation = evaluate_deal(hand, objective.playing_config(config), bonus_bet=objective.bonus)
+        evaluation = evaluate_deal(hand, objective.playing_config(config), bonus_bet=objective.bonus, memo=hold_memo)
         options = evaluation.options
         chosen = objective.choices("deal", options, hand, geometry)
         level = int(hu_level(counts_of(hand, geometry), geometry))
@@ -437,7 +437,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     objective = Objective(bonus, restriction, chart)
     directory = Path(directory) if directory is not None else default_directory(config, objective)
     hands, weights = deal_classes(geometry)
-    chunk_size = chunk_size or default_chunk_size(len(hands))
+    chunk_size = chunk_size or CHUNK_SIZE
     n_chunks = -(-len(hands) // chunk_size)
     prepare_directory(directory, config, objective, {"chunk_size": chunk_size, "deal_classes": len(hands)}, force)
     if (directory / "summary.parquet").exists():

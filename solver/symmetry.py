@@ -76,6 +76,20 @@ def canonical(geometry: DeckGeometry, *groups: tuple[int, ...]) -> tuple[tuple[t
     return best, best_map
 
 
+def canonical_keys(geometry: DeckGeometry, *groups: np.ndarray) -> np.ndarray:
+    """:func:`encode` of the canonical form of many states at once: ``groups`` are arrays of
+    shape (states, cards of the group), each row sorted or not; one key per state."""
+    import numpy as np
+
+    maps = np.array(relabellings(geometry), dtype=np.int64)
+    keys = np.zeros((len(maps), len(groups[0])), dtype=np.int64)
+    for group in groups:
+        images = np.sort(maps[:, np.asarray(group, dtype=np.int64)], axis=2)  # (symmetries, states, cards)
+        for c in range(images.shape[2]):
+            keys = keys * geometry.n_types + images[:, :, c]
+    return keys.min(axis=0)
+
+
 def encode(geometry: DeckGeometry, *groups: tuple[int, ...]) -> int:
     """Integer key of canonical card groups: their cards as digits in base ``n_types``.
 
