@@ -187,9 +187,9 @@ def track_size(n_multiples: int) -> int:
 
 
 @kernel(inline="always")
-def _track_ting(n_hu, n_flush, total2, weight, fa_bet, multiples, pays, bonus, bonus_net, tracked):
-    """Count the outcomes of the ting decision RULES.md section 4 takes: best EV, ties within 1e-12
-    to less money at risk (fold, then smaller G)."""
+def _tracked_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
+    """The ting decision RULES.md section 4 takes: best EV, ties within 1e-12 to less money at risk
+    (fold, then smaller G); 0 folds, ``m + 1`` bets ``multiples[m]``."""
     n = multiples.shape[0]
     evs = np.empty(n + 1)
     evs[0] = -(1.0 + fa_bet)
@@ -199,6 +199,13 @@ def _track_ting(n_hu, n_flush, total2, weight, fa_bet, multiples, pays, bonus, b
     choice = 0
     while evs[choice] < top - TIE_TOLERANCE:
         choice += 1
+    return choice
+
+
+@kernel(inline="always")
+def _track_ting(choice, n_hu, n_flush, total2, weight, bonus_net, tracked):
+    """Count the outcomes of ting decision ``choice`` (see :func:`_tracked_choice`); ``bonus_net``:
+    the expected bonus net, settled by a ting bet (read only then)."""
     if choice == 0:
         tracked[TRACK_FOLD_TING] += weight * total2
     else:
@@ -241,7 +248,8 @@ def _removed_weight(m4, i, before, runs, r1, r2):
 
 @kernel(nogil=True)
 def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, unseen,
-               removals, bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, out, track, tracked):
+               removals, bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, succ4, succ5, m6_net, out, track,
+               tracked):
     """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold,
     against several sets of unseen cards at once.
 
@@ -257,7 +265,9 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
     ``n_profiles``: room for the suit profiles (``suit_profiles_max``);
     ``bonus_bet``: B, and ``bonus_ev[i]``: the expected net of a unit bonus
     bet given four-card community ``i`` (read only when B > 0 or tracking;
-    both need a single case with nothing removed).
+    both need a single case with nothing removed); NaN entries are computed
+    when first needed, from ``succ4``, ``succ5`` and ``m6_net`` (see
+    :func:`_bonus_evs`), so tracking counts only the communities bet on.
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
     """
@@ -379,13 +389,17 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                 tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
             # no completion wins: fold, unless the bonus alone pays for a ting bet
-            bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
+            bonus = 0.0
+            if bonus_bet > 0:
+                bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
             for e in range(n_cases):
                 for b in range(bets.shape[0]):
                     _add_outcome(sums, bonus_sums, e, b, weights[e], 0.0, 0.0, total2[e], bets[b], multiples, pays,
                                  bonus)
             if track >= 0:
-                _track_ting(0.0, 0.0, total2[0], weight, bets[track], multiples, pays, bonus, bonus_ev[i], tracked)
+                choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, bonus)
+                net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
+                _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
         else:
             for su in range(suits):
                 a_keys[su] = 0
@@ -494,7 +508,9 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                                 r_flush[t1] += left[t2] * d_flush
                                 r_hu[t2] += left[t1] * d_hu
                                 r_flush[t2] += left[t1] * d_flush
-            bonus = bonus_bet * bonus_ev[i] if bonus_bet > 0 else 0.0
+            bonus = 0.0
+            if bonus_bet > 0:
+                bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
             for e in range(n_cases):
                 if weights[e] == 0.0:
                     continue
@@ -518,8 +534,9 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                     _add_outcome(sums, bonus_sums, e, b, weights[e], case_hu, case_flush, total2[e], bets[b],
                                  multiples, pays, bonus)
             if track >= 0:
-                _track_ting(n_hu, n_flush, total2[0], weight, bets[track], multiples, pays, bonus, bonus_ev[i],
-                            tracked)
+                choice = _tracked_choice(n_hu, n_flush, total2[0], bets[track], multiples, pays, bonus)
+                net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
+                _track_ting(choice, n_hu, n_flush, total2[0], weight, net, tracked)
             if removing and jokers == 0:
                 for e in range(alone_offsets[i], alone_offsets[i + 1]):
                     pair_fix[alone_pairs[e, 0], alone_pairs[e, 1]] = 0
@@ -613,10 +630,36 @@ def prepare_tables(geometry: DeckGeometry) -> None:
     suit_table(geometry)
 
 
+@kernel(inline="always")
+def _bonus_ev_at(i, succ4, succ5, m6_net, left, total2):
+    """Expected net of a unit bonus bet given four-card community ``i``, over every completion from
+    ``left`` (the unseen suited cards less the community's four) of the ``total2`` pairs."""
+    n_types = left.shape[0]
+    total = 0.0
+    for t1 in range(n_types):
+        u1 = left[t1]
+        if u1 <= 0:
+            continue
+        row5 = succ4[i, t1]
+        if u1 >= 2:
+            total += u1 * (u1 - 1) / 2.0 * m6_net[succ5[row5, t1]]
+        for t2 in range(t1 + 1, n_types):
+            if left[t2] > 0:
+                total += u1 * left[t2] * m6_net[succ5[row5, t2]]
+    return total / total2
+
+
+@kernel(inline="always")
+def _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2):
+    """``bonus_ev[i]``, computed by :func:`_bonus_ev_at` first if it is NaN (not known yet)."""
+    if np.isnan(bonus_ev[i]):
+        bonus_ev[i] = _bonus_ev_at(i, succ4, succ5, m6_net, left, total2)
+    return bonus_ev[i]
+
+
 @kernel(nogil=True)
 def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
     """Expected net of a unit bonus bet for each four-card community, over every completion."""
-    n_types = unseen.shape[0]
     left = unseen.copy()
     n_unseen = unseen.sum()
     total2 = (n_unseen - 4) * (n_unseen - 5) / 2.0
@@ -627,20 +670,7 @@ def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
             if left[t] == 0:
                 possible = False
             left[t] -= 1
-        out[i] = 0.0
-        if possible:
-            total = 0.0
-            for t1 in range(n_types):
-                u1 = left[t1]
-                if u1 <= 0:
-                    continue
-                row5 = succ4[i, t1]
-                if u1 >= 2:
-                    total += u1 * (u1 - 1) / 2.0 * m6_net[succ5[row5, t1]]
-                for t2 in range(t1 + 1, n_types):
-                    if left[t2] > 0:
-                        total += u1 * left[t2] * m6_net[succ5[row5, t2]]
-            out[i] = total / total2
+        out[i] = _bonus_ev_at(i, succ4, succ5, m6_net, left, total2) if possible else 0.0
         left[:] = unseen
 
 
@@ -666,7 +696,7 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
     added into ``tracked`` (length :func:`track_size`; see ``TRACK_*``).
     """
     if (bonus_bet > 0 or track >= 0) and bonus_ev is None:
-        bonus_ev = bonus_evs(unseen_suited, config)
+        bonus_ev = np.full(len(community_index(config.geometry).m4_types), np.nan)  # computed where needed
     return _run_kernel(hold_counts, unseen_suited, np.full((1, 2), -1, np.int64), config, bonus_bet, bonus_ev,
                        track, tracked)[0]
 
@@ -700,7 +730,8 @@ def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np
         geometry.ranks, digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64), removals,
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
         payout_vector(config), suit_profiles_max(geometry), float(bonus_bet),
-        np.zeros(1) if bonus_ev is None else bonus_ev, out, track, np.zeros(1) if tracked is None else tracked,
+        np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5, community_bonus_net(config), out,
+        track, np.zeros(1) if tracked is None else tracked,
     )
     return out
 
