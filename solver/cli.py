@@ -297,7 +297,7 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="joblib backend (dask needs the [dask] extra)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
     parser.add_argument("--chunk-size", type=int, metavar="N",
-                        help="deal classes per chunk file (default: 16, or 1 on a deck with over 20,000 classes)")
+                        help="deal classes per chunk file (default: 16; neighbouring classes share hold values)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
 
@@ -405,6 +405,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_closed() -> bool:
+    """Whether standard output is a pipe whose reader has gone (poll reports an error on it)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLERR)
+        return bool(poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll, or no file descriptor behind stdout
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; bad input gives exit code 2 and a one-line message."""
     parser = build_parser()
@@ -418,6 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mahjong-poker: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        if not _stdout_closed():
+            raise  # another pipe broke (a worker's, a cluster's): a real error
         # the reader went away (`mahjong-poker ... | head`): stop quietly, as the Python docs advise,
         # pointing stdout at devnull so that the flush at exit does not fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

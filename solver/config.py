@@ -194,6 +194,9 @@ def validate(config: GameConfig) -> GameConfig:
             f"deck.copies: the deck holds {suited} suited cards, too few for a hand "
             f"(a player may see {CARDS_SEEN_AT_MOST})"
         )
+    if math.comb(suited, 4) * math.comb(suited - 4, 2) >= 2**53:
+        # the kernels hold counts of six-card community sequences exactly in floats
+        raise ConfigError(f"deck.decks: the deck holds {suited} suited cards, too many for exact counts")
     for table in ("payouts", "bonus"):
         for key in _TABLES[table]:
             value = getattr(config, key)

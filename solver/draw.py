@@ -3,7 +3,8 @@
 After the first draw the player holds six cards and has discarded two
 (dead). Whatever is kept, the community comes from the same unseen suited
 cards (the eight seen cards are known), so each hold is valued by
-:func:`solver.hold.fa_values` against one ``unseen`` vector.
+:func:`solver.hold.fa_values` against one ``unseen`` vector (or, in the
+solve, read from the deal stage, which valued every hold already).
 """
 
 from __future__ import annotations

@@ -190,8 +190,8 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
                     entry = memo[memo_key] = _draw_entry(c_hand, c_dead, option.bet, config, objective, known)
                 paths = share * int(draw_weight)
                 entry.reach += paths
-                for outcome, n in entry.counts.items():
-                    result.counts[(entry.slot, outcome)] += paths * n
+                for outcome, count in entry.counts.items():
+                    result.counts[(entry.slot, outcome)] += paths * count
                 result.bonus_net[entry.slot] += paths * entry.bonus_net
     for (c_hand, c_dead, dd), entry in memo.items():
         result.draws.append({"key": encode(geometry, c_hand, c_dead), "hand": format_cards(c_hand, geometry),

@@ -112,12 +112,6 @@ def _ting_choice(n_hu, n_flush, total, fa_bet, multiples, pays, bonus):
     return choice, best
 
 
-@kernel
-def _ting_value(n_hu, n_flush, total, fa_bet, multiples, pays, bonus):
-    """Best of folding and every ting bet (G = m F for m in ``multiples``): see :func:`_ting_choice`."""
-    return _ting_choice(n_hu, n_flush, total, fa_bet, multiples, pays, bonus)[1]
-
-
 def ting_bet_ev(n_hu: int, n_flush: int, total: int, fa_bet: float, ting_bet: float, config: GameConfig) -> float:
     """Expected net result of T, F and G from the ting bet on (DD not included)."""
     return float(_ting_bet_ev(float(n_hu), float(n_flush), float(total), fa_bet, ting_bet, payout_vector(config)))

@@ -41,6 +41,7 @@ def test_fingerprint_is_stable_and_distinguishes() -> None:
         ({"payouts": {"fa_hu_bets": [2, 1]}}, "payouts.fa_hu_bets must be positive and strictly increasing"),
         ({"deck": {"suits": 1, "ranks": 3, "copies": 1}}, "deck.copies: the deck holds 3 suited cards"),
         ({"deck": {"ranks": 2}}, "deck.ranks must be between 3 and 9"),
+        ({"deck": {"decks": 11}}, "deck.decks: the deck holds 891 suited cards, too many for exact counts"),
         ({"interpretations": {"joker_any_card": False}}, "interpretations.joker_any_card"),
         ({"bonus": {"bonus_hu_flush_add": 1}}, "bonus.bonus_hu_flush_add must be true or false"),
     ],
