@@ -730,8 +730,9 @@ def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np
         geometry.ranks, digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64), removals,
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
         payout_vector(config), suit_profiles_max(geometry), float(bonus_bet),
-        np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5, community_bonus_net(config), out,
-        track, np.zeros(1) if tracked is None else tracked,
+        np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5,
+        np.zeros(1) if bonus_ev is None else community_bonus_net(config),  # a second or so to build: only if read
+        out, track, np.zeros(1) if tracked is None else tracked,
     )
     return out
 
