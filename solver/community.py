@@ -132,8 +132,9 @@ def community_index(geometry: DeckGeometry) -> CommunityIndex:
 
 
 @kernel
-def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs):
-    """CSR lists, per four-card community, of the two-card completions making a hu on their own.
+def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs, rows):
+    """CSR lists, per four-card community, of the two-card completions making a hu on their own
+    (``pairs``), with the six-card community each makes (``rows``, in ``m6_types``).
 
     With ``pairs.shape[0] == 0`` only counts (fills ``offsets``)."""
     n = 0
@@ -149,6 +150,7 @@ def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs):
                     if pairs.shape[0] > 0:
                         pairs[n, 0] = t1
                         pairs[n, 1] = t2
+                        rows[n] = row6
                     n += 1
     offsets[m4.shape[0]] = n
     return n
@@ -157,10 +159,18 @@ def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs):
 @dataclass(frozen=True)
 class AloneIndex:
     """For each four-card community ``i``, the completions ``pairs[offsets[i]:offsets[i+1]]``
-    whose six community cards form a hu by themselves."""
+    whose six community cards form a hu by themselves; ``slots`` numbers those six-card
+    communities (the same six cards, from whichever four, have the same slot) from 0 to
+    ``n_slots - 1``, so a pass can work out each one's hand-card level once."""
 
     offsets: np.ndarray
     pairs: np.ndarray
+    slots: np.ndarray
+
+    @property
+    def n_slots(self) -> int:
+        """How many six-card communities form a hu by themselves."""
+        return int(self.slots.max()) + 1 if len(self.slots) else 0
 
 
 @lru_cache(maxsize=4)
@@ -175,7 +185,10 @@ def _build_alone_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     m6_alone = levels_of_rows(index.m6_types, geometry)
     offsets = np.empty(len(index.m4_types) + 1, np.int64)
     empty = np.empty((0, 2), np.int8)
-    n = _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, empty)
+    n = _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, empty,
+                     np.empty(0, np.int64))
     pairs = np.empty((n, 2), np.int8)
-    _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, pairs)
-    return {"offsets": offsets, "pairs": pairs}
+    rows = np.empty(n, np.int64)
+    _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, pairs, rows)
+    slots = np.unique(rows, return_inverse=True)[1].astype(np.int32)
+    return {"offsets": offsets, "pairs": pairs, "slots": slots}

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 #: Bump when a cached table's layout or meaning changes without a version change.
-FORMAT = 2
+FORMAT = 3
 
 
 def cache_dir() -> Path:

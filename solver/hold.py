@@ -247,7 +247,7 @@ def _removed_weight(m4, i, before, runs, r1, r2):
 
 
 @kernel(nogil=True)
-def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, unseen,
+def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_slots, n_slots, table, suits, ranks, cap, unseen,
                removals, bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, succ4, succ5, m6_net, out, track,
                tracked):
     """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold,
@@ -311,6 +311,7 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
     # found: 786 KB for one deck, 30 MB for two (a hashed memo measured twice as slow per pass)
     flags_of = np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8)
     suit_flags = np.zeros(3, np.int64)
+    slot_levels = np.full(n_slots if jokers == 0 else 0, -1, np.int8)  # plain | hand-card level << 2
     after = np.empty(3, np.int64)
     scratch = np.zeros(hold.shape[0], np.int64)
     n_unseen = unseen.sum()
@@ -481,18 +482,25 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, u
                     w = left[t1] * (left[t1] - 1) / 2.0 if t1 == t2 else left[t1] * left[t2] * 1.0
                     if w == 0.0:
                         continue
-                    # the suit keys of X plus the completion: its plain level, and its hand-card
-                    # level from each suit's flags (memoised by suit key: the hold is fixed)
-                    _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
-                    plain = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
-                                          _needs_of_key(table, after[2]), 0)
-                    for su in range(suits):
-                        f = flags_of[su, after[su]]
-                        if f < 0:
-                            f = _key_flags(after[su], su, hold, ranks, cap, scratch)
-                            flags_of[su, after[su]] = f
-                        suit_flags[su] = f
-                    exact = _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2])
+                    # X plus the completion is the hold plus six community cards, which come back
+                    # under up to 15 A's: both levels are worked out once per six (per slot)
+                    levels = slot_levels[alone_slots[e]]
+                    if levels < 0:
+                        # the suit keys of X plus the completion: its plain level, and its hand-card
+                        # level from each suit's flags (memoised by suit key: the hold is fixed)
+                        _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
+                        levels = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
+                                               _needs_of_key(table, after[2]), 0)
+                        for su in range(suits):
+                            f = flags_of[su, after[su]]
+                            if f < 0:
+                                f = _key_flags(after[su], su, hold, ranks, cap, scratch)
+                                flags_of[su, after[su]] = f
+                            suit_flags[su] = f
+                        levels |= _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) << 2
+                        slot_levels[alone_slots[e]] = levels
+                    plain = levels & 3
+                    exact = levels >> 2
                     if plain != exact:
                         d_hu = (1.0 if exact == 1 else 0.0) - (1.0 if plain == 1 else 0.0)
                         d_flush = (1.0 if exact == 2 else 0.0) - (1.0 if plain == 2 else 0.0)
@@ -725,7 +733,8 @@ def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np
     alone = alone_index(geometry)
     out = np.empty((len(removals), len(config.fa_hu_bets)), np.float64)
     _fa_values(
-        np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs,
+        np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs, alone.slots,
+        alone.n_slots,
         suit_table(geometry), geometry.suits,
         geometry.ranks, digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64), removals,
         np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
