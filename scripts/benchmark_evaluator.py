@@ -1,13 +1,15 @@
 """Time the exact evaluator per stage, cold (a fresh process) and warm, and print medians.
 
-Usage: python scripts/benchmark_evaluator.py [--repeats N] [--deal] [--json]
+Usage: python scripts/benchmark_evaluator.py [--repeats N] [--deal] [--deal-parts] [--json]
 
 Cold: a new Python process imports the package and evaluates one state
 (numba's on-disk cache loaded, per-geometry tables built). Warm: the same
 process evaluates again. The deal stage takes minutes, so it runs only
 with ``--deal`` (once, cold, with two processes). Then the whole
 ``mahjong-poker best`` command, process start included, for ting queries
-(which run the kernels as plain Python) and a draw query.
+(which run the kernels as plain Python) and a draw query. ``--deal-parts``
+times the deal stage's kernel work on one core by kind of hold (four dealt
+cards, three and one drawn, two and both drawn), after a warm-up.
 """
 
 from __future__ import annotations
@@ -69,12 +71,45 @@ def command(args: list[str]) -> float:
     return time.perf_counter() - start
 
 
+def deal_parts() -> dict:
+    """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold."""
+    import numpy as np
+
+    from solver.cards import parse_cards
+    from solver.combinatorics import multisets
+    from solver.config import DEFAULT_CONFIG as config
+    from solver.deal import _drawn, _jobs, _value_jobs
+
+    geometry = config.geometry
+    hand = parse_cards("11m 23p 57s", geometry)
+    rows, _ = multisets(geometry.full_counts() - np.bincount(hand, minlength=geometry.n_types), 2)
+    draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
+    jobs = _jobs(hand, draws, config, 0.0)
+    _value_jobs(jobs[:1], config, 0.0)  # compile or load the kernels
+    parts: dict[str, dict] = {}
+    for job in jobs:
+        drawn = len(_drawn(job.holds[0], hand))
+        name = ("four dealt cards", "three dealt cards and one drawn", "two dealt cards and both drawn")[drawn]
+        start = time.perf_counter()
+        _value_jobs([job], config, 0.0)
+        part = parts.setdefault(name, {"passes": 0, "values": 0, "seconds": 0.0})
+        part["passes"] += 1 if job.removals else len(job.holds)
+        part["values"] += len(job.pairs)
+        part["seconds"] += time.perf_counter() - start
+    return parts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--deal", action="store_true", help="also time one deal-stage evaluation (minutes)")
+    parser.add_argument("--deal-parts", action="store_true",
+                        help="only time the deal stage's kernel work by kind of hold (about 2 minutes)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.deal_parts:
+        print(json.dumps(deal_parts(), indent=2))
+        return
     cpu = platform.processor() or platform.machine()
     machine = f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
     results = {"machine": machine}
