@@ -150,6 +150,8 @@ class DealEvaluation:
     """Every option, in canonical order (see :func:`deal_options`)."""
     draws: list[tuple[int, ...]]
     """Every two-card draw (as a multiset), in the order of :func:`solver.combinatorics.multisets`."""
+    draw_weights: np.ndarray
+    """How many physical draws each of ``draws`` stands for."""
     hold_values: list[dict[tuple[int, ...], np.ndarray]]
     """For each draw, every four-card hold of the eight cards seen, with its value for each fa-hu
     bet (:func:`solver.hold.fa_values` against the unseen cards of that draw)."""
@@ -192,9 +194,12 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
     from joblib import Parallel, delayed, effective_n_jobs  # about 0.1 s to import: not for other stages
 
-    pairs = [(hold, n) for n, draw in enumerate(draws) for hold in submultisets(tuple(sorted(hand + draw)), 4)]
-    keys = _state_keys(hand, draws, pairs, config) if memo is not None and bonus_bet == 0 else None
-    known = {} if keys is None else {pair: memo[key] for pair, key in zip(pairs, keys) if key in memo}
+    known: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
+    keys = None
+    if memo is not None and bonus_bet == 0:
+        pairs = [(hold, n) for n, draw in enumerate(draws) for hold in submultisets(tuple(sorted(hand + draw)), 4)]
+        keys = _state_keys(hand, draws, pairs, config)
+        known = {pair: memo[key] for pair, key in zip(pairs, keys) if key in memo}
     jobs = _jobs(hand, draws, config, bonus_bet, known)
     total_work = sum(job.cost for job in jobs)
     # largest jobs first, so no worker is left with a big one at the end
@@ -235,4 +240,4 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     for k, dd in enumerate((0.0, config.double_down)):
         for d, discard in enumerate(discards):
             options.append(Option("discard", discard, dd, float(totals[k, d] / n_draws), 1.0 + dd))
-    return DealEvaluation(options, draws, values_by_hold)
+    return DealEvaluation(options, draws, weights, values_by_hold)

@@ -190,16 +190,13 @@ def track_size(n_multiples: int) -> int:
 def _tracked_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
     """The ting decision RULES.md section 4 takes: best EV, ties within 1e-12 to less money at risk
     (fold, then smaller G); 0 folds, ``m + 1`` bets ``multiples[m]``."""
-    n = multiples.shape[0]
-    evs = np.empty(n + 1)
-    evs[0] = -(1.0 + fa_bet)
-    for m in range(n):
-        evs[m + 1] = _ting_bet_ev(n_hu, n_flush, total2, fa_bet, multiples[m] * fa_bet, pays) + bonus
-    top = evs.max()
-    choice = 0
-    while evs[choice] < top - TIE_TOLERANCE:
-        choice += 1
-    return choice
+    _, top = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
+    if -(1.0 + fa_bet) >= top - TIE_TOLERANCE:
+        return 0
+    for m in range(multiples.shape[0]):
+        if _ting_bet_ev(n_hu, n_flush, total2, fa_bet, multiples[m] * fa_bet, pays) + bonus >= top - TIE_TOLERANCE:
+            return m + 1
+    return multiples.shape[0]  # not reached: the best option is within the tolerance of itself
 
 
 @kernel(inline="always")

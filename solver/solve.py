@@ -36,8 +36,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from joblib import Parallel, delayed, parallel_config
 
-from .cards import DeckGeometry, cards_of, counts_of, format_cards
-from .combinatorics import multisets, remove_cards
+from .cards import DeckGeometry, counts_of, format_cards
+from .combinatorics import remove_cards
 from .config import GameConfig
 from .deal import evaluate_deal
 from .draw import draw_options, unseen_suited
@@ -176,11 +176,7 @@ def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, obje
                     share * n_draws * k4 * k2 * unit)
                 continue
             kept = remove_cards(hand, option.discard)
-            unseen = geometry.full_counts() - counts_of(hand, geometry)
-            rows, draw_weights = multisets(unseen, 2)
-            for n, (draw_row, draw_weight) in enumerate(zip(rows, draw_weights)):
-                draw = cards_of(draw_row)
-                assert draw == evaluation.draws[n]
+            for n, (draw, draw_weight) in enumerate(zip(evaluation.draws, evaluation.draw_weights)):
                 after = tuple(sorted(kept + draw))
                 (c_hand, c_dead), mapping = canonical(geometry, after, option.discard)
                 memo_key = (c_hand, c_dead, option.bet)
