@@ -6,12 +6,16 @@ Everything is derived by code from a main-game solve's tables:
   depend on suits' names or the direction of the ranks (``hold_pattern``).
 - **The deal and the draw** each get a ranked list: "take the first line
   your cards allow". A line is a hold pattern with its bet (double down or
-  not; F), or an action (claim the hu; fold). A line does not say which
-  discard when several keep its pattern, so a player is priced as taking
-  any of them (their mean EV).
+  not; F), possibly limited to holds with few dead cards touching them
+  (:func:`solver.patterns.dead_touching`), or an action (claim the hu;
+  fold). Where several discards keep a line's pattern the player keeps
+  the one with the fewest dead cards touching; where that still leaves
+  several, a player is priced as taking any of them (their mean EV).
 - **Ranking**: lines start in the order of the mean EV of the hands where
   optimal play takes them; a local search then moves lines and flips bets
-  while that raises the chart's exact total (``_search``).
+  while that raises the chart's exact total (``_search``). A limited line
+  stays only if it is worth at least ``MIN_LINE_GAIN`` per hand dealt
+  (``_prune``), so the lists stay short enough to learn.
 - **Cost**: the tables hold every option's EV under optimal play
   afterwards, so each stage's loss against optimal play is exact for "this
   stage by the chart, every other decision optimal". The hands where the
@@ -34,10 +38,11 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from .cards import format_cards, parse_cards
+from .combinatorics import remove_cards
 from .config import GameConfig
 from .document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from .objective import CHART, Objective
-from .patterns import PSEUDO, ChartRules, option_entry
+from .patterns import PSEUDO, TOUCHING_LIMITS, ChartRules, dead_touching, line_text, option_entry
 from .solve import Summary, load_summary
 from .tables import check_tables, options_from_row
 
@@ -51,6 +56,8 @@ class Rule:
     """A hold pattern (what to keep), or ``claim the hu`` / ``fold``."""
     bet: float
     """With a hold pattern: the double-down (deal) or fa-hu bet F (draw) to make with it."""
+    max_touching: int | None
+    """With a hold pattern: the most dead cards touching the hold the line allows (``None``: any)."""
     mean_ev: float
     """Weighted mean EV of the hands where the chart applies this line."""
     coverage: float
@@ -100,12 +107,20 @@ class Chart:
 
     def rules(self) -> ChartRules:
         """The deal and draw lists in the form the solve follows (for the chart's exact EV)."""
-        return ChartRules(tuple((r.entry, r.bet) for r in self.deal.rules),
-                          tuple((r.entry, r.bet) for r in self.draw.rules))
+        return ChartRules(tuple((r.entry, r.bet, r.max_touching) for r in self.deal.rules),
+                          tuple((r.entry, r.bet, r.max_touching) for r in self.draw.rules))
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": self.deal.to_json(), "draw": self.draw.to_json(),
                 "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact}
+
+
+Key = tuple[str, int | None]
+"""A line's entry and its limit on dead cards touching the hold (``None``: any)."""
+
+MIN_LINE_GAIN = 5e-4
+"""A line limited by dead cards touching stays on a list only if it is worth this much per hand
+dealt (0.05% of the tian-hu bet): each is one more line to learn."""
 
 
 @dataclass
@@ -116,10 +131,11 @@ class _Situation:
     weight: int
     best_ev: float
     best_label: str
-    values: dict[str, list[float]]
-    """entry -> EV for each bet size (NaN where the entry has no such bet). Where several discards keep
-    the same pattern, the chart does not say which, so a player is priced as taking any (their mean)."""
-    discards: dict[str, str]
+    values: dict[Key, list[float]]
+    """(entry, limit on dead cards touching) -> EV for each bet size (NaN where the line has no such
+    bet): of the discards the line allows, those with the fewest dead cards touching, at their mean
+    EV (the chart does not say which of them, so a player is priced as taking any)."""
+    discards: dict[Key, str]
 
 
 def _bet_sizes(stage: str, config: GameConfig) -> tuple[float, ...]:
@@ -135,6 +151,10 @@ def _describe(stage: str, entry: str, bet: float, discards: str = "") -> str:
     return f"keep {entry}{cards}, bet F = {bet:g}"
 
 
+def _key_order(key: Key) -> tuple[str, int]:
+    return key[0], len(TOUCHING_LIMITS) if key[1] is None else key[1]
+
+
 def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situation]:
     geometry = config.geometry
     sizes = _bet_sizes(stage, config)
@@ -142,15 +162,28 @@ def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situat
     out = []
     for row in pq.read_table(directory / name).to_pylist():
         hand = parse_cards(row["hand"], geometry)
-        evs: dict[str, list[list[float]]] = defaultdict(lambda: [[] for _ in sizes])
-        discards: dict[str, set[str]] = defaultdict(set)
+        dead = parse_cards(row["dead"], geometry) if stage == "draw" else ()
+        # (entry, limit) -> for each bet size, the (dead cards touching, EV, discard) of each option it allows
+        allowed: dict[Key, list[list[tuple[int, float, str]]]] = defaultdict(lambda: [[] for _ in sizes])
         options = options_from_row(row, geometry)
         for option in options:
             entry = option_entry(option, hand, geometry)
-            evs[entry][0 if entry in PSEUDO else sizes.index(option.bet)].append(option.ev)
-            if entry not in PSEUDO:
-                discards[entry].add(format_cards(option.discard, geometry))
-        values = {e: [sum(v) / len(v) if v else float("nan") for v in per_bet] for e, per_bet in evs.items()}
+            if entry in PSEUDO:
+                allowed[(entry, None)][0].append((0, option.ev, ""))
+                continue
+            touching = dead_touching(remove_cards(hand, option.discard), dead + option.discard, geometry)
+            for limit in (*TOUCHING_LIMITS, None):
+                if limit is None or touching <= limit:
+                    allowed[(entry, limit)][sizes.index(option.bet)].append(
+                        (touching, option.ev, format_cards(option.discard, geometry)))
+        values: dict[Key, list[float]] = {}
+        discards: dict[Key, set[str]] = defaultdict(set)
+        for key, per_bet in allowed.items():
+            values[key] = []
+            for played in per_bet:
+                fewest = [p for p in played if p[0] == min(q[0] for q in played)]
+                values[key].append(sum(p[1] for p in fewest) / len(fewest) if fewest else float("nan"))
+                discards[key].update(p[2] for p in fewest if p[2])
         label = row["hand"] if stage == "deal" else (
             f"{row['hand']} (dead {row['dead']}{', doubled down' if row['double_down'] else ''})")
         best = options[row["best"]]
@@ -215,44 +248,77 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
             return order, bets
 
 
+def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray, pseudo: np.ndarray,
+           limited: np.ndarray, min_gain: float) -> tuple[np.ndarray, list[int], np.ndarray]:
+    """Drop limited lines worth less than ``min_gain`` (in weighted total) and search again, until every
+    limited line left earns its place. Returns the values with dropped lines' columns made NaN (no
+    hand can take them), the order and the bets."""
+    values = values.copy()
+    rows = np.arange(values.shape[0])
+
+    def total(present: np.ndarray) -> float:
+        picks, _ = _first_entries(present, order)
+        return float(weights @ values[rows, picks, bets[picks]])
+
+    while True:
+        present = ~np.isnan(values[:, :, 0])
+        picks, _ = _first_entries(present, order)
+        before = total(present)
+        dropped = False
+        # the least used first: dropping one changes what the others are worth
+        for e in sorted({int(p) for p in picks if limited[p]}, key=lambda e: weights[picks == e].sum()):
+            without = present.copy()
+            without[:, e] = False
+            after = total(without)
+            if before - after < min_gain:
+                values[:, e] = np.nan
+                present, before, dropped = without, after, True
+        if not dropped:
+            return values, order, bets
+        order, bets = _search(values, weights, order, bets, pseudo)
+
+
 def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, exceptions: int = 10) -> StageChart:
     """Derive the ranked list of one decision from a main-game solve, refine it, and price it exactly.
 
-    The first ranking puts each entry by the weighted mean EV of the hands
+    The first ranking puts each line by the weighted mean EV of the hands
     where optimal play takes it; its bet is the one optimal play makes most
     often with it. A local search (``_search``) then raises the chart's
-    exact total, and lines that no hand ever reaches are dropped.
+    exact total, limited lines that earn less than ``MIN_LINE_GAIN`` are
+    dropped (``_prune``), and lines that no hand ever reaches are left out.
     """
     directory = Path(tables)
     check_tables(directory, config, Objective())
     situations = _situations(stage, config, directory)
     sizes = _bet_sizes(stage, config)
-    entries = sorted({e for s in situations for e in s.values})
-    index = {e: i for i, e in enumerate(entries)}
-    values = np.full((len(situations), len(entries), len(sizes)), np.nan)
+    keys = sorted({k for s in situations for k in s.values}, key=_key_order)
+    index = {k: i for i, k in enumerate(keys)}
+    values = np.full((len(situations), len(keys), len(sizes)), np.nan)
     for i, s in enumerate(situations):
-        for e, per_bet in s.values.items():
-            values[i, index[e]] = per_bet
+        for k, per_bet in s.values.items():
+            values[i, index[k]] = per_bet
     weights = np.array([float(s.weight) for s in situations])
     size = config.geometry.size
     per_hand = comb(size, 6) * (1 if stage == "deal" else comb(size - 6, 2))
-    pseudo = np.array([e in PSEUDO for e in entries])
-    # Start from optimal play: each situation's best entry and bet.
+    pseudo = np.array([k[0] in PSEUDO for k in keys])
+    limited = np.array([k[1] is not None for k in keys])
+    # Start from optimal play: each situation's best line and bet.
     flat = np.nanargmax(values.reshape(len(situations), -1), axis=1)
     best = zip(flat // len(sizes), flat % len(sizes))
     score: dict[int, float] = defaultdict(float)
     mass: dict[int, float] = defaultdict(float)
-    bet_mass = np.zeros((len(entries), len(sizes)))
+    bet_mass = np.zeros((len(keys), len(sizes)))
     for s, (e, b) in zip(situations, best):
         score[e] += s.weight * s.best_ev
         mass[e] += s.weight
         bet_mass[e, b] += s.weight
     mean_present = np.nansum(weights[:, None] * values[:, :, 0], axis=0) / np.maximum(
         (weights[:, None] * ~np.isnan(values[:, :, 0])).sum(axis=0), 1e-300)
-    order = sorted(range(len(entries)), key=lambda e: (e not in mass, -(score[e] / mass[e]) if e in mass
-                                                       else -mean_present[e], entries[e]))
+    order = sorted(range(len(keys)), key=lambda e: (e not in mass, -(score[e] / mass[e]) if e in mass
+                                                    else -mean_present[e], _key_order(keys[e])))
     bets = bet_mass.argmax(axis=1)
     order, bets = _search(values, weights, order, bets, pseudo)
+    values, order, bets = _prune(values, weights, order, bets, pseudo, limited, MIN_LINE_GAIN * per_hand)
     picks, _ = _first_entries(~np.isnan(values[:, :, 0]), order)
     chart_values = values[np.arange(len(situations)), picks, bets[picks]]
     optimal = np.array([s.best_ev for s in situations])
@@ -262,17 +328,18 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
         applied = np.flatnonzero(picks == e)
         if applied.size == 0:
             continue
+        entry, limit = keys[e]
         example = situations[applied[np.argmax(weights[applied])]]
-        play = _describe(stage, entries[e], sizes[bets[e]], example.discards.get(entries[e], ""))
-        rules.append(Rule(len(rules) + 1, entries[e], sizes[bets[e]] if not pseudo[e] else 0.0,
+        play = _describe(stage, line_text(entry, limit), sizes[bets[e]], example.discards.get(keys[e], ""))
+        rules.append(Rule(len(rules) + 1, entry, sizes[bets[e]] if not pseudo[e] else 0.0, limit,
                           float(weights[applied] @ chart_values[applied] / weights[applied].sum()),
                           float(weights[applied].sum() / weights.sum()), f"{example.label}: {play}"))
     worst = [i for i in np.argsort(-weights * losses) if losses[i] > 1e-12][:exceptions]
     total_loss = float(weights @ losses) / per_hand
     rows = [{"hand": situations[i].label, "weight": situations[i].weight, "loss": float(losses[i]),
              "weighted_loss": float(weights[i] * losses[i]) / per_hand,
-             "chart": _describe(stage, entries[picks[i]], sizes[bets[picks[i]]],
-                                situations[i].discards.get(entries[picks[i]], "")),
+             "chart": _describe(stage, line_text(*keys[picks[i]]), sizes[bets[picks[i]]],
+                                situations[i].discards.get(keys[picks[i]], "")),
              "optimal": situations[i].best_label} for i in worst]
     optimal_ev = load_summary(directory, config).ev
     return StageChart(stage, rules, optimal_ev, total_loss, rows)
@@ -362,7 +429,8 @@ def uncovered_share(config: GameConfig, chart_tables: Path | str, rules: ChartRu
     total = 0
     for row in pq.read_table(Path(chart_tables) / "draws.parquet").to_pylist():
         hand = parse_cards(row["hand"], geometry)
-        if not rules.choices("draw", options_from_row(row, geometry), hand, geometry):
+        dead = parse_cards(row["dead"], geometry)
+        if not rules.choices("draw", options_from_row(row, geometry), hand, geometry, dead):
             total += row["reach"]  # counted mix_unit times per path (see solver.objective)
     return Fraction(total, comb(size, 6) * comb(size - 6, 2) * Objective(restriction=CHART, chart=rules).mix_unit)
 
@@ -392,7 +460,8 @@ def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> lis
             return ""
         return ("yes" if rule.bet else "no") if chart.stage == "deal" else f"F = {rule.bet:g}"
 
-    rows = [[str(r.rank), r.entry, bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%", r.example]
+    rows = [[str(r.rank), line_text(r.entry, r.max_touching), bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%",
+             r.example]
             for r in chart.rules]
     return [
         Heading(2, title, anchor), Paragraph(intro),
@@ -441,6 +510,12 @@ def chart_document(chart: Chart) -> list[Block]:
         blocks.append(Paragraph(
             f"Each list's loss below is exact for that decision alone; together they cost about "
             f"{chart.deal.loss + chart.draw.loss:.6f} per hand (`--exact` solves the whole chart exactly)."))
+    blocks.append(Paragraph(
+        "**Dead cards touching.** The cards you have thrown, counting the two a line throws, are dead. A dead "
+        "card *touches* the cards you keep when it is a copy of one of them, or of the same suit one rank "
+        "away. Some lines apply only when no dead card (or at most one) touches the kept cards; and where "
+        "several discards keep a line's pattern, throw the ones that leave the fewest dead cards touching "
+        "(any of them if that still leaves several)."))
     blocks += _stage_blocks(chart.deal, "The deal", "deal",
                             "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
                             "(discarding the other two) and double down where the line says so. The share "

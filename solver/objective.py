@@ -110,14 +110,15 @@ class Objective:
         return indices
 
     def choices(self, stage: str, options: list[Option], hand: tuple[int, ...],
-                geometry: DeckGeometry) -> list[int]:
+                geometry: DeckGeometry, dead: tuple[int, ...] = ()) -> list[int]:
         """Indices of the options this strategy plays at the deal or the draw, each equally likely.
 
         One option (the best the restriction allows) except under a chart,
         which can mix several discards; a hand no chart rule covers is
-        played optimally.
+        played optimally. ``dead``: the cards thrown before (a chart's lines
+        can depend on them).
         """
         if self.chart is not None:
-            return self.chart.choices(stage, options, hand, geometry) or [best_index(options)]
+            return self.chart.choices(stage, options, hand, geometry, dead) or [best_index(options)]
         allowed = self._allowed_deal_options(options) if stage == "deal" else list(range(len(options)))
         return [allowed[best_index([options[i] for i in allowed])]]

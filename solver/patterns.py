@@ -7,13 +7,24 @@ solve works on canonical forms). A **ranked list** of rules, each a pattern
 with its bet or an action (claim the hu, fold), plays the first rule the
 hand allows; where several discards keep the rule's pattern it plays each
 of them with equal probability (a person told only the pattern could take
-any). :class:`ChartRules` is such a strategy for the deal and the draw, in
-a form the solve can follow (see :mod:`solver.objective`).
+any, unless dead cards tell them apart: see below). :class:`ChartRules` is
+such a strategy for the deal and the draw, in a form the solve can follow
+(see :mod:`solver.objective`).
+
+**Dead cards touching the hold.** What a kept group is worth depends on
+the cards it still needs, and a card the player has thrown (earlier, or
+with this very discard) is one the deck no longer holds. A chart says so in
+a way a person can count: a dead card *touches* the kept cards when it is a
+copy of a kept card, or of the same suit one rank away from one. A line may
+be limited to holds with no such card, or at most one, and wherever several
+discards keep a line's pattern the player keeps the one with the fewest
+dead cards touching (each of those equally likely).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .cards import DeckGeometry
@@ -71,6 +82,7 @@ def _words(suited: list[int], jokers: int, geometry: DeckGeometry, upward: bool)
     return sorted(words, key=WORDS.index)
 
 
+@lru_cache(maxsize=1 << 16)
 def hold_pattern(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
     """Card-pattern words for a group of kept cards, e.g. ``pair + suited open connector + joker``.
 
@@ -92,6 +104,27 @@ def hold_pattern(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
     return " + ".join(w if n == 1 else f"{n} {w}s" for w, n in counted) if counted else "nothing"
 
 
+TOUCHING_LIMITS = (0, 1)
+"""The limits a chart line may put on the dead cards touching its hold (besides none)."""
+
+
+def dead_touching(kept: tuple[int, ...], dead: tuple[int, ...], geometry: DeckGeometry) -> int:
+    """How many of the ``dead`` cards touch the ``kept`` ones: a copy of a kept suited card, or a card
+    of its suit one rank away (jokers touch nothing). Relabelling suits or reversing ranks keeps it."""
+    kept_suited = [c for c in kept if c != geometry.joker]
+    return sum(1 for d in dead if d != geometry.joker and any(
+        geometry.suit_of(d) == geometry.suit_of(k) and abs(geometry.rank_of(d) - geometry.rank_of(k)) <= 1
+        for k in kept_suited))
+
+
+def line_text(entry: str, max_touching: int | None) -> str:
+    """A chart line as a person reads it: the pattern and its limit on dead cards touching."""
+    if max_touching is None:
+        return entry
+    return entry + (", no dead card touching" if max_touching == 0 else
+                    f", at most {max_touching} dead card{'s' if max_touching > 1 else ''} touching")
+
+
 def option_entry(option: Option, hand: tuple[int, ...], geometry: DeckGeometry) -> str:
     """The entry of a ranked list that plays ``option``: its kept cards' pattern, or the action."""
     if option.action == "claim":
@@ -101,28 +134,39 @@ def option_entry(option: Option, hand: tuple[int, ...], geometry: DeckGeometry) 
     return hold_pattern(remove_cards(hand, option.discard), geometry)
 
 
+Line = tuple[str, float, int | None]
+"""One line of a ranked list: entry (a hold pattern, or an action), bet, and the most dead cards
+touching the hold it allows (``None``: any)."""
+
+
 @dataclass(frozen=True)
 class ChartRules:
-    """A learnable strategy for the deal and the draw: each a ranked list of (entry, bet)."""
+    """A learnable strategy for the deal and the draw: each a ranked list of lines."""
 
-    deal: tuple[tuple[str, float], ...]
-    draw: tuple[tuple[str, float], ...]
+    deal: tuple[Line, ...]
+    draw: tuple[Line, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": [list(r) for r in self.deal], "draw": [list(r) for r in self.draw]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ChartRules:
-        return cls(tuple((e, float(b)) for e, b in data["deal"]), tuple((e, float(b)) for e, b in data["draw"]))
+        def lines(rows: list[list[Any]]) -> tuple[Line, ...]:
+            return tuple((str(r[0]), float(r[1]), None if len(r) < 3 or r[2] is None else int(r[2])) for r in rows)
+        return cls(lines(data["deal"]), lines(data["draw"]))
 
     def choices(self, stage: str, options: list[Option], hand: tuple[int, ...],
-                geometry: DeckGeometry) -> list[int]:
+                geometry: DeckGeometry, dead: tuple[int, ...] = ()) -> list[int]:
         """Indices of the options the rules play at ``stage`` (each equally likely); empty when no rule
-        applies (a hand whose patterns the chart never lists)."""
+        applies (a hand whose patterns the chart never lists). ``dead``: the cards thrown before
+        (none at the deal); each discard adds its own."""
         entries = [option_entry(o, hand, geometry) for o in options]
-        for entry, bet in (self.deal if stage == "deal" else self.draw):
+        touching = [0 if e in PSEUDO else dead_touching(remove_cards(hand, o.discard), dead + o.discard, geometry)
+                    for e, o in zip(entries, options)]
+        for entry, bet, limit in (self.deal if stage == "deal" else self.draw):
             picked = [i for i, (e, o) in enumerate(zip(entries, options))
-                      if e == entry and (entry in PSEUDO or o.bet == bet)]
+                      if e == entry and (entry in PSEUDO or (o.bet == bet and (limit is None or touching[i] <= limit)))]
             if picked:
-                return picked
+                fewest = min(touching[i] for i in picked)
+                return [i for i in picked if touching[i] == fewest]
         return []

@@ -117,7 +117,7 @@ def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float
     geometry = config.geometry
     play = objective.playing_config(config)
     options = draw_options(hand, dead, double_down, play, objective.bonus, threads=1, known=known)
-    chosen = objective.choices("draw", options, hand, geometry)
+    chosen = objective.choices("draw", options, hand, geometry, dead)
     slot = sum(1 for c in hand + dead if c == geometry.joker)
     k4, k2 = slot_scale(geometry, slot)
     unit = objective.mix_unit

@@ -17,7 +17,7 @@ from solver.chart import StageChart, build_chart, ting_outs_table, ting_threshol
 from solver.cli import main
 from solver.combinatorics import remove_cards
 from solver.config import GameConfig
-from solver.patterns import PSEUDO, hold_pattern
+from solver.patterns import PSEUDO, ChartRules, dead_touching, hold_pattern
 from solver.symmetry import apply, relabellings
 from solver.ting import ting_bet_ev
 from tests.conftest import TWO_SUITS_TOML
@@ -51,22 +51,30 @@ def chart(two_suit_tables: Path):
     return build_chart(TWO_SUITS, two_suit_tables)
 
 
-def _replay(stage: StageChart, config: GameConfig, tables: Path) -> float:
+def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | None = None) -> float:
     """The stage's loss per hand dealt, recomputed row by row from the parquet table with plain Python:
-    the first rule whose pattern the hand can keep (or claim / fold where offered) is played, at the
-    rule's bet, and a pattern kept by several discards is priced at their mean EV."""
+    the first rule whose pattern the hand can keep (with no more dead cards touching than the rule
+    allows) or claim / fold where offered is played, at the rule's bet; of the discards it allows, those
+    with the fewest dead cards touching are each taken with equal probability (their mean EV)."""
     geometry = config.geometry
     name, weight_column = ("deals.parquet", "weight") if stage.stage == "deal" else ("draws.parquet", "reach")
     loss = Fraction(0)
     for row in pq.read_table(tables / name).to_pylist():
         hand = parse_cards(row["hand"], geometry)
-        for rule in stage.rules:
+        dead = parse_cards(row["dead"], geometry) if stage.stage == "draw" else ()
+        for rule in stage.rules if rules is None else rules:
             if rule.entry in ("claim the hu", "fold"):
                 evs = [e for a, e in zip(row["actions"], row["evs"]) if a == rule.entry.split()[0]]
             else:
-                evs = [e for a, d, b, e in zip(row["actions"], row["discards"], row["bets"], row["evs"])
-                       if a in ("discard", "bet") and b == rule.bet
-                       and hold_pattern(remove_cards(hand, parse_cards(d, geometry)), geometry) == rule.entry]
+                allowed = []
+                for a, d, b, e in zip(row["actions"], row["discards"], row["bets"], row["evs"]):
+                    thrown = parse_cards(d, geometry)
+                    kept = remove_cards(hand, thrown)
+                    touching = dead_touching(kept, dead + thrown, geometry)
+                    if (a in ("discard", "bet") and b == rule.bet and hold_pattern(kept, geometry) == rule.entry
+                            and (rule.max_touching is None or touching <= rule.max_touching)):
+                        allowed.append((touching, e))
+                evs = [e for t, e in allowed if t == min(allowed)[0]] if allowed else []
             if evs:
                 break
         else:
@@ -89,6 +97,29 @@ def test_chart_is_priced_exactly_and_never_beats_optimal(chart, stage: str, two_
     assert sum(r.coverage for r in part.rules) == pytest.approx(1.0, abs=1e-12)
     assert [r.rank for r in part.rules] == list(range(1, len(part.rules) + 1))
     assert all(r.coverage > 0 for r in part.rules)
+
+
+@pytest.mark.parametrize("kept, dead, touching", [
+    ("11m 23p", "1m 4p 5p 9s", 2),  # 1m: a copy of a kept card; 4p: next to 3p; 5p: two ranks away
+    ("11m 23p", "2m 1s 2s 3s", 1),  # 2m: next to 1m; other suits touch nothing
+    ("5p J", "J 4p 6p 5p", 3),  # the joker touches nothing, nor is touched
+    ("J", "1m 2m", 0),
+    ("99s 19m", "8s 9m 2m 1p", 3),  # 8s next to 9s; 9m a copy; 2m next to 1m; 1p another suit
+])
+def test_dead_touching(kept: str, dead: str, touching: int) -> None:
+    geometry = GameConfig().geometry
+    k, d = parse_cards(kept, geometry), parse_cards(dead, geometry)
+    assert dead_touching(k, d, geometry) == touching
+    for mapping in relabellings(geometry):  # suits' names and rank direction do not matter
+        assert dead_touching(apply(mapping, k), apply(mapping, d), geometry) == touching
+
+
+def test_chart_rules_json_round_trip() -> None:
+    rules = ChartRules((("claim the hu", 0.0, None), ("pair + suited run", 1.0, 0)),
+                       (("fold", 0.0, None), ("2 pairs", 2.0, 1)))
+    assert ChartRules.from_json(json.loads(json.dumps(rules.to_json()))) == rules
+    # lists written before lines could be limited (two fields) read as unlimited lines
+    assert ChartRules.from_json({"deal": [["2 pairs", 0]], "draw": []}).deal == (("2 pairs", 0.0, None),)
 
 
 def _chart_total(values, weights, order, bets) -> float:
@@ -129,6 +160,41 @@ def test_local_search_ends_where_no_single_change_helps(seed: int) -> None:
             flipped = bets.copy()
             flipped[e] = 1 - flipped[e]
             assert _chart_total(values, weights, order, flipped) <= best + 1e-9
+
+
+def test_pruned_lines_each_earn_their_place() -> None:
+    """On random instances where some entries are limited lines (each situation also has unlimited
+    ones), after pruning every limited line that some situation still takes is worth at least the
+    minimum gain: dropping it (its hands fall to their next line) costs at least that, checked with
+    plain loops; pruning drops only limited lines, and on these instances it both drops and keeps some."""
+    from solver.chart import _prune, _search
+
+    dropped = kept = 0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        n_situations, n_entries = 60, 8
+        values = rng.normal(size=(n_situations, n_entries, 2))
+        values[rng.random((n_situations, n_entries)) < 0.5] = np.nan
+        values[:, 0] = rng.normal(size=(n_situations, 2))  # an unlimited entry every situation has
+        weights = rng.integers(1, 10, size=n_situations).astype(float)
+        pseudo = np.zeros(n_entries, dtype=bool)
+        limited = np.array([False, False, False] + [True] * (n_entries - 3))
+        order, bets = _search(values, weights, list(rng.permutation(n_entries)), np.zeros(n_entries, dtype=int),
+                              pseudo)
+        min_gain = 15.0
+        pruned, order, bets = _prune(values, weights, order, bets, pseudo, limited, min_gain)
+        gone = np.isnan(pruned[:, :, 0]) & ~np.isnan(values[:, :, 0])
+        assert not gone[:, ~limited].any()
+        dropped += int(gone.any(axis=0).sum())
+        total = _chart_total(pruned, weights, order, bets)
+        taken = {next(x for x in order if not np.isnan(pruned[s, x, 0])) for s in range(n_situations)}
+        for e in taken:
+            if limited[e]:
+                kept += 1
+                without = pruned.copy()
+                without[:, e] = np.nan
+                assert total - _chart_total(without, weights, order, bets) >= min_gain - 1e-9
+    assert dropped > 0 and kept > 0
 
 
 @pytest.mark.parametrize("config", [GameConfig(), GameConfig(ting_hu=2.0, ting_hu_multiples=(1.0, 2.0, 4.0))])
@@ -215,7 +281,6 @@ def test_whole_chart_is_priced_exactly(chart, two_suit_tables: Path) -> None:
     table pricing of each stage alone, to 1e-12, when the other stage is left to optimal play; the whole
     chart is no better than optimal play, and its return table is exact."""
     from solver.chart import chart_exact, uncovered_share
-    from solver.patterns import ChartRules
     from solver.solve import load_summary
 
     optimal = load_summary(two_suit_tables, TWO_SUITS)
@@ -236,7 +301,7 @@ def test_whole_chart_is_priced_exactly(chart, two_suit_tables: Path) -> None:
     summary = load_summary(whole["tables"], TWO_SUITS)
     assert sum((r.probability for r in summary.outcomes), Fraction(0)) == 1
     # the chart doubles down exactly when one of its deal lines says so (every line covers some deal)
-    assert (summary.decisions()["double_down"] > 0) == any(b for e, b in rules.deal if e not in PSEUDO)
+    assert (summary.decisions()["double_down"] > 0) == any(b for e, b, _ in rules.deal if e not in PSEUDO)
 
 
 def test_chart_restriction_needs_its_rules() -> None:

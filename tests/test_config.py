@@ -58,3 +58,17 @@ def test_unreadable_file(tmp_path) -> None:
     bad.write_text("[deck\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_config(bad)
+
+
+@pytest.mark.parametrize("name, geometry", [
+    ("reduced-3x4.toml", (3, 4, 2, 1, 25)),
+    ("three-copies-3x4.toml", (3, 4, 3, 1, 37)),
+])
+def test_shipped_configurations(name: str, geometry: tuple[int, ...]) -> None:
+    """The configurations in configs/ load, with the deck their comments describe and RULES.md's payouts."""
+    from pathlib import Path
+
+    config = load_config(Path(__file__).parent.parent / "configs" / name)
+    g = config.geometry
+    assert (g.suits, g.ranks, g.copies, g.jokers, g.size) == geometry
+    assert config == GameConfig(suits=g.suits, ranks=g.ranks, copies=g.copies, jokers=g.jokers)
