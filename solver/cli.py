@@ -375,6 +375,51 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar for --exact")
 
 
+def cmd_cache(args: argparse.Namespace) -> None:
+    """Show what the cache folder holds, and delete what is no longer needed.
+
+    The folder ($MAHJONG_POKER_CACHE, or ~/.cache/mahjong-poker) holds
+    per-geometry tables, numba's compiled kernels (one folder per version of
+    the source) and the query indexes of solves; everything in it is rebuilt
+    on demand, so deleting is always safe. --prune deletes what this version
+    of the code can no longer read (tables and kernels of other versions,
+    indexes of another format, leftovers of interrupted writes); --clear
+    deletes everything. A query index whose tables are gone cannot be told
+    from here; --clear removes those too.
+    """
+    from .diskcache import cache_dir, cache_entries, remove_entries
+
+    entries = cache_entries()
+    doomed = entries if args.clear else [e for e in entries if not e.current] if args.prune else []
+    freed = remove_entries(doomed)
+    if args.json:
+        print(json.dumps({"folder": str(cache_dir()), "freed_bytes": freed,
+                          "entries": [{"path": str(e.path), "kind": e.kind, "bytes": e.size, "current": e.current,
+                                       "removed": e in doomed} for e in entries]}))
+        return
+    kinds = ("table", "kernels", "query index", "leftover")
+    rows = []
+    for kind in kinds:
+        current = [e for e in entries if e.kind == kind and e.current]
+        stale = [e for e in entries if e.kind == kind and not e.current]
+        if current or stale:
+            rows.append((kind, len(current), f"{sum(e.size for e in current) / 1e6:.1f}", len(stale),
+                         f"{sum(e.size for e in stale) / 1e6:.1f}"))
+    print(f"cache folder: {cache_dir()}" + ("" if entries else " (empty)"))
+    if rows:
+        print(text_table(["kind", "current", "MB", "stale", "MB"], rows, "lrrrr"))
+    if doomed:
+        print(f"deleted {len(doomed)} entries, {freed / 1e6:.1f} MB freed")
+    elif any(not e.current for e in entries):
+        print("stale entries can be deleted with --prune (everything, with --clear)")
+
+
+def _add_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--prune", action="store_true", help="delete what this version of the code cannot read")
+    what.add_argument("--clear", action="store_true", help="delete everything (all of it is rebuilt on demand)")
+
+
 Command = tuple[Callable[[argparse.Namespace], None], str, Callable[[argparse.ArgumentParser], None]]
 COMMANDS: dict[str, Command] = {
     "best": (cmd_best, "the best play for a hand, with the EV of every option", _add_best_arguments),
@@ -385,6 +430,7 @@ COMMANDS: dict[str, Command] = {
               _add_chart_arguments),
     "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet", _no_arguments),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu", _no_arguments),
+    "cache": (cmd_cache, "what the cache folder holds; --prune deletes what is no longer read", _add_cache_arguments),
 }
 
 

@@ -5,6 +5,12 @@ both are in the file name, so a stale file is never read. Files are written
 to a temporary name and renamed, so an interrupted write never leaves a
 corrupt table. The folder is ``$MAHJONG_POKER_CACHE`` or
 ``~/.cache/mahjong-poker``; if it cannot be written, tables are simply built.
+
+The same folder holds numba's compiled kernels (one folder per version of
+the source, :mod:`solver.jit`) and the query indexes of solves
+(:mod:`solver.table_index`). Nothing there is needed: all of it is rebuilt
+on demand. ``mahjong-poker cache`` shows it and deletes what this version
+of the code can no longer read (:func:`cache_entries`, :func:`remove_entries`).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,3 +59,72 @@ def cached_arrays(
     except OSError:
         pass
     return arrays
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One thing in the cache folder: a file or a folder of compiled kernels."""
+
+    path: Path
+    kind: str
+    """``table`` (per-geometry arrays), ``kernels`` (numba's compiled code for one version of the
+    source), ``query index`` (a solve's tables for ``best --tables``) or ``leftover`` (an interrupted
+    write's temporary file)."""
+    size: int
+    """Bytes on disk (a folder: all its files)."""
+    current: bool
+    """Whether this version of the code can read it; the rest can be deleted (``prune``)."""
+
+
+def _size(path: Path) -> int:
+    if path.is_dir():
+        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return path.stat().st_size
+
+
+def cache_entries() -> list[CacheEntry]:
+    """What the cache folder holds, with what this code can still read marked ``current``.
+
+    Query indexes are current when of this index format: each belongs to the
+    tables it was built from (named by their digest), which may live anywhere,
+    so whether those tables still exist cannot be told from here.
+    """
+    from .jit import SOURCE_DIGEST
+    from .table_index import INDEX_FORMAT
+
+    folder = cache_dir()
+    if not folder.is_dir():
+        return []
+    entries = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if path.is_file() and name.endswith(".npz"):
+            entries.append(CacheEntry(path, "table", _size(path), name.endswith(f"-v{__version__}-f{FORMAT}.npz")))
+        elif path.is_file() and name.startswith("tables-") and name.endswith(".sqlite"):
+            entries.append(CacheEntry(path, "query index", _size(path), name.endswith(f"-i{INDEX_FORMAT}.sqlite")))
+        elif path.is_file() and name.endswith(".tmp"):
+            entries.append(CacheEntry(path, "leftover", _size(path), False))
+        elif path.is_dir() and name == "numba":
+            for kernels in sorted(path.iterdir()):
+                if kernels.is_dir() and kernels.name.startswith("mahjong-poker-"):
+                    entries.append(CacheEntry(kernels, "kernels", _size(kernels),
+                                              kernels.name == f"mahjong-poker-{SOURCE_DIGEST}"))
+    return entries
+
+
+def remove_entries(entries: list[CacheEntry]) -> int:
+    """Delete ``entries`` (everything in them is rebuilt on demand); returns the bytes freed. An entry
+    that another process removes or holds meanwhile is skipped."""
+    import shutil
+
+    freed = 0
+    for entry in entries:
+        try:
+            if entry.path.is_dir():
+                shutil.rmtree(entry.path)
+            else:
+                entry.path.unlink()
+            freed += entry.size
+        except OSError:
+            continue
+    return freed

@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from solver.cards import DeckGeometry
 from solver.community import _build_community_index
@@ -38,3 +39,51 @@ def test_unwritable_cache_still_builds(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("MAHJONG_POKER_CACHE", str(blocker / "sub"))
     arrays = cached_arrays("community", MINI, lambda: _build_community_index(MINI))
     assert len(arrays["m4_types"]) > 0
+
+
+def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) -> None:
+    """`mahjong-poker cache` sorts the folder into current and stale entries by this code's version,
+    table format, source digest and index format; --prune deletes only the stale, --clear the rest."""
+    import json
+
+    from solver import __version__
+    from solver.cli import main
+    from solver.diskcache import FORMAT
+    from solver.jit import SOURCE_DIGEST
+    from solver.table_index import INDEX_FORMAT
+
+    monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path))
+    assert main(["cache"]) == 0 and "(empty)" in capsys.readouterr().out
+    current = [f"alone-3x4x2j1-v{__version__}-f{FORMAT}.npz", f"tables-{'a' * 40}-i{INDEX_FORMAT}.sqlite",
+               f"numba/mahjong-poker-{SOURCE_DIGEST}"]
+    stale = ["alone-3x4x2j1-v0.0.1-f1.npz", f"community-3x4x2j1-v{__version__}-f{FORMAT + 1}.npz",
+             f"tables-{'b' * 40}-i{INDEX_FORMAT + 1}.sqlite", "tmpabc.tmp", "numba/mahjong-poker-0123456789abcdef0123"]
+    for name in current + stale:
+        path = tmp_path / name
+        if name.startswith("numba/"):
+            path.mkdir(parents=True)
+            (path / "kernel.nbi").write_bytes(b"x" * 10)
+        else:
+            path.write_bytes(b"x" * 100)
+    (tmp_path / "notes.txt").write_text("not ours")  # left alone
+
+    assert main(["cache", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    flags = {e["path"][len(str(tmp_path)) + 1:]: e["current"] for e in data["entries"]}
+    assert flags == {**{n: True for n in current}, **{n: False for n in stale}}
+    kinds = {e["kind"] for e in data["entries"]}
+    assert kinds == {"table", "query index", "kernels", "leftover"}
+    assert main(["cache"]) == 0
+    assert "--prune" in capsys.readouterr().out
+
+    assert main(["cache", "--prune", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["freed_bytes"] == 4 * 100 + 10
+    left = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file() or p.name.startswith("mahjong")}
+    assert left == set(current) | {current[2] + "/kernel.nbi", "notes.txt"}
+
+    assert main(["cache", "--clear"]) == 0
+    assert "3 entries" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "numba"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(["cache", "--prune", "--clear"])
+    assert exit_info.value.code == 2
