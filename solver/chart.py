@@ -513,9 +513,9 @@ def chart_document(chart: Chart) -> list[Block]:
     blocks.append(Paragraph(
         "**Dead cards touching.** The cards you have thrown, counting the two a line throws, are dead. A dead "
         "card *touches* the cards you keep when it is a copy of one of them, or of the same suit one rank "
-        "away. Some lines apply only when no dead card (or at most one) touches the kept cards; and where "
-        "several discards keep a line's pattern, throw the ones that leave the fewest dead cards touching "
-        "(any of them if that still leaves several)."))
+        "away (jokers neither touch nor are touched). Some lines apply only when no dead card (or at most "
+        "one) touches the kept cards; and where several discards keep a line's pattern, throw the ones that "
+        "leave the fewest dead cards touching (any of them if that still leaves several)."))
     blocks += _stage_blocks(chart.deal, "The deal", "deal",
                             "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
                             "(discarding the other two) and double down where the line says so. The share "

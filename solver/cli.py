@@ -383,19 +383,23 @@ def cmd_cache(args: argparse.Namespace) -> None:
     the source) and the query indexes of solves; everything in it is rebuilt
     on demand, so deleting is always safe. --prune deletes what this version
     of the code can no longer read (tables and kernels of other versions,
-    indexes of another format, leftovers of interrupted writes); --clear
-    deletes everything. A query index whose tables are gone cannot be told
-    from here; --clear removes those too.
+    another checkout's kernels included, indexes of another format,
+    leftovers of interrupted writes over an hour old); --clear deletes
+    everything it lists. Only names the package writes are touched. A query
+    index whose tables are gone cannot be told from here; --clear removes
+    those too. Kernels are looked for where numba keeps them
+    ($NUMBA_CACHE_DIR, else the folder's numba/).
     """
     from .diskcache import cache_dir, cache_entries, remove_entries
 
     entries = cache_entries()
     doomed = entries if args.clear else [e for e in entries if not e.current] if args.prune else []
-    freed = remove_entries(doomed)
+    removed = remove_entries(doomed)
+    freed = sum(e.size for e in removed)
     if args.json:
         print(json.dumps({"folder": str(cache_dir()), "freed_bytes": freed,
                           "entries": [{"path": str(e.path), "kind": e.kind, "bytes": e.size, "current": e.current,
-                                       "removed": e in doomed} for e in entries]}))
+                                       "removed": e in removed} for e in entries]}))
         return
     kinds = ("table", "kernels", "query index", "leftover")
     rows = []
@@ -409,7 +413,8 @@ def cmd_cache(args: argparse.Namespace) -> None:
     if rows:
         print(text_table(["kind", "current", "MB", "stale", "MB"], rows, "lrrrr"))
     if doomed:
-        print(f"deleted {len(doomed)} entries, {freed / 1e6:.1f} MB freed")
+        print(f"deleted {len(removed)} entries, {freed / 1e6:.1f} MB freed"
+              + (f" ({len(doomed) - len(removed)} in use or gone, left)" if len(removed) < len(doomed) else ""))
     elif any(not e.current for e in entries):
         print("stale entries can be deleted with --prune (everything, with --clear)")
 

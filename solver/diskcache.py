@@ -76,55 +76,76 @@ class CacheEntry:
     """Whether this version of the code can read it; the rest can be deleted (``prune``)."""
 
 
+LEFTOVER_AGE = 3600.0
+"""Seconds after which an interrupted write's temporary file counts as left over (a younger one may
+still be being written)."""
+
+
 def _size(path: Path) -> int:
-    if path.is_dir():
-        return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-    return path.stat().st_size
+    try:
+        if path.is_dir():
+            return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+        return path.stat().st_size
+    except OSError:  # removed meanwhile (numba writing, a temporary file renamed)
+        return 0
 
 
 def cache_entries() -> list[CacheEntry]:
     """What the cache folder holds, with what this code can still read marked ``current``.
 
-    Query indexes are current when of this index format: each belongs to the
-    tables it was built from (named by their digest), which may live anywhere,
-    so whether those tables still exist cannot be told from here.
+    Only names this package writes are listed (anything else in the folder is
+    left alone), and the compiled kernels wherever numba keeps them
+    (``$NUMBA_CACHE_DIR`` or the folder's ``numba``). Kernels of another
+    version of the source, another checkout's included, are stale. Query
+    indexes are current when of this index format: each belongs to the
+    tables it was built from (named by their digest), which may live
+    anywhere, so whether those tables still exist cannot be told from here.
     """
-    from .jit import SOURCE_DIGEST
+    import re
+    import time
+
+    from .jit import kernel_cache_folder
     from .table_index import INDEX_FORMAT
 
     folder = cache_dir()
-    if not folder.is_dir():
-        return []
+    table = re.compile(r"[a-z_]+-\d+x\d+x\d+j\d+-v[0-9A-Za-z.+]+-f\d+\.npz")
+    index = re.compile(r"tables-[0-9a-f]{40}-i\d+\.sqlite")
     entries = []
-    for path in sorted(folder.iterdir()):
+    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
         name = path.name
-        if path.is_file() and name.endswith(".npz"):
+        if not path.is_file():
+            continue
+        if table.fullmatch(name):
             entries.append(CacheEntry(path, "table", _size(path), name.endswith(f"-v{__version__}-f{FORMAT}.npz")))
-        elif path.is_file() and name.startswith("tables-") and name.endswith(".sqlite"):
+        elif index.fullmatch(name):
             entries.append(CacheEntry(path, "query index", _size(path), name.endswith(f"-i{INDEX_FORMAT}.sqlite")))
-        elif path.is_file() and name.endswith(".tmp"):
-            entries.append(CacheEntry(path, "leftover", _size(path), False))
-        elif path.is_dir() and name == "numba":
-            for kernels in sorted(path.iterdir()):
-                if kernels.is_dir() and kernels.name.startswith("mahjong-poker-"):
-                    entries.append(CacheEntry(kernels, "kernels", _size(kernels),
-                                              kernels.name == f"mahjong-poker-{SOURCE_DIGEST}"))
+        elif name.endswith(".tmp"):
+            try:
+                old = time.time() - path.stat().st_mtime > LEFTOVER_AGE
+            except OSError:
+                continue
+            if old:
+                entries.append(CacheEntry(path, "leftover", _size(path), False))
+    ours = Path(kernel_cache_folder())
+    for kernels in sorted(ours.parent.iterdir()) if ours.parent.is_dir() else []:
+        if kernels.is_dir() and re.fullmatch(r"mahjong-poker-[0-9a-f]{20}", kernels.name):
+            entries.append(CacheEntry(kernels, "kernels", _size(kernels), kernels == ours))
     return entries
 
 
-def remove_entries(entries: list[CacheEntry]) -> int:
-    """Delete ``entries`` (everything in them is rebuilt on demand); returns the bytes freed. An entry
+def remove_entries(entries: list[CacheEntry]) -> list[CacheEntry]:
+    """Delete ``entries`` (everything in them is rebuilt on demand); returns those deleted. An entry
     that another process removes or holds meanwhile is skipped."""
     import shutil
 
-    freed = 0
+    removed = []
     for entry in entries:
         try:
             if entry.path.is_dir():
                 shutil.rmtree(entry.path)
             else:
                 entry.path.unlink()
-            freed += entry.size
+            removed.append(entry)
         except OSError:
             continue
-    return freed
+    return removed

@@ -15,7 +15,8 @@ such a strategy for the deal and the draw, in a form the solve can follow
 the cards it still needs, and a card the player has thrown (earlier, or
 with this very discard) is one the deck no longer holds. A chart says so in
 a way a person can count: a dead card *touches* the kept cards when it is a
-copy of a kept card, or of the same suit one rank away from one. A line may
+copy of a kept card, or of the same suit one rank away from one (jokers
+neither touch nor are touched). A line may
 be limited to holds with no such card, or at most one, and wherever several
 discards keep a line's pattern the player keeps the one with the fewest
 dead cards touching (each of those equally likely).

@@ -32,12 +32,15 @@ def two_suit_tables(tmp_path_factory):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _leave_no_query_indexes():
-    """Solves made by the tests build query indexes in the user's cache folder; delete those this
-    session added when it ends (the folder's tables and kernels are kept: they speed up the next run)."""
-    from solver.diskcache import cache_dir
-
-    before = set(cache_dir().glob("tables-*.sqlite"))
+def _leave_no_query_indexes(tmp_path_factory):
+    """Solves made by the tests build query indexes in the user's cache folder: when the session ends,
+    delete the indexes of the tables under this session's temporary folder (and only those: the
+    folder's tables and kernels speed up the next run, and other processes' indexes are theirs)."""
     yield
-    for path in set(cache_dir().glob("tables-*.sqlite")) - before:
-        path.unlink(missing_ok=True)
+    from solver.table_index import index_path
+
+    for summary in tmp_path_factory.getbasetemp().rglob("summary.parquet"):
+        try:
+            index_path(summary.parent).unlink(missing_ok=True)
+        except OSError:  # the directory lacks one of the files an index is named by
+            continue

@@ -43,8 +43,11 @@ def test_unwritable_cache_still_builds(tmp_path, monkeypatch) -> None:
 
 def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) -> None:
     """`mahjong-poker cache` sorts the folder into current and stale entries by this code's version,
-    table format, source digest and index format; --prune deletes only the stale, --clear the rest."""
+    table format, source digest and index format; --prune deletes only the stale, --clear the rest;
+    files the package does not write, and a temporary file young enough to be in use, are left alone."""
     import json
+    import os
+    import time
 
     from solver import __version__
     from solver.cli import main
@@ -53,19 +56,22 @@ def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) ->
     from solver.table_index import INDEX_FORMAT
 
     monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     assert main(["cache"]) == 0 and "(empty)" in capsys.readouterr().out
     current = [f"alone-3x4x2j1-v{__version__}-f{FORMAT}.npz", f"tables-{'a' * 40}-i{INDEX_FORMAT}.sqlite",
                f"numba/mahjong-poker-{SOURCE_DIGEST}"]
     stale = ["alone-3x4x2j1-v0.0.1-f1.npz", f"community-3x4x2j1-v{__version__}-f{FORMAT + 1}.npz",
              f"tables-{'b' * 40}-i{INDEX_FORMAT + 1}.sqlite", "tmpabc.tmp", "numba/mahjong-poker-0123456789abcdef0123"]
-    for name in current + stale:
+    foreign = ["notes.txt", "data.npz", "tables-mine.sqlite", "tmpyoung.tmp", "numba/other-project"]
+    for name in current + stale + foreign:
         path = tmp_path / name
         if name.startswith("numba/"):
             path.mkdir(parents=True)
             (path / "kernel.nbi").write_bytes(b"x" * 10)
         else:
             path.write_bytes(b"x" * 100)
-    (tmp_path / "notes.txt").write_text("not ours")  # left alone
+    two_hours_ago = time.time() - 7200
+    os.utime(tmp_path / "tmpabc.tmp", (two_hours_ago, two_hours_ago))
 
     assert main(["cache", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -77,13 +83,17 @@ def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) ->
     assert "--prune" in capsys.readouterr().out
 
     assert main(["cache", "--prune", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["freed_bytes"] == 4 * 100 + 10
-    left = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file() or p.name.startswith("mahjong")}
-    assert left == set(current) | {current[2] + "/kernel.nbi", "notes.txt"}
+    data = json.loads(capsys.readouterr().out)
+    assert data["freed_bytes"] == 4 * 100 + 10
+    assert sum(e["removed"] for e in data["entries"]) == len(stale)
 
+    def left() -> set[str]:
+        return {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+
+    assert left() == {n + "/kernel.nbi" if n.startswith("numba/") else n for n in current + foreign}
     assert main(["cache", "--clear"]) == 0
-    assert "3 entries" in capsys.readouterr().out
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "numba"]
+    assert "deleted 3 entries" in capsys.readouterr().out
+    assert left() == {n + "/kernel.nbi" if n.startswith("numba/") else n for n in foreign}
     with pytest.raises(SystemExit) as exit_info:
         main(["cache", "--prune", "--clear"])
     assert exit_info.value.code == 2
