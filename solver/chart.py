@@ -13,7 +13,8 @@ Everything is derived by code from a main-game solve's tables:
   several, a player is priced as taking any of them (their mean EV).
 - **Ranking**: lines start in the order of the mean EV of the hands where
   optimal play takes them; a local search then moves lines and flips bets
-  while that raises the chart's exact total (``_search``). A limited line
+  while that raises the chart's exact total (``_search``), from that order
+  and from ``SEARCH_RESTARTS`` seeded random ones, the best kept. A limited line
   stays only if it is worth at least ``MIN_LINE_GAIN`` per hand dealt
   (``_prune``), so the lists stay short enough to learn.
 - **Cost**: the tables hold every option's EV under optimal play
@@ -123,6 +124,10 @@ MIN_LINE_GAIN = 5e-4
 dealt (0.05% of the tian-hu bet): each is one more line to learn."""
 
 
+SEARCH_RESTARTS = 4
+"""Seeded random orders the local search also starts from (besides the order of mean EVs)."""
+
+
 @dataclass
 class _Situation:
     """One deal class or post-draw state as a chart sees it."""
@@ -221,19 +226,28 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
     rows = np.arange(n_situations)
     while True:
         improved = False
+        first = second = np.empty(0, dtype=int)
+        stale = True
         for e in list(order):
-            without = [x for x in order if x != e]
-            base, q = _first_entries(present, without)
-            movable = present[:, e] & (q <= n_entries)
+            if stale:  # each situation's first two available places, found again only when the list changed
+                ranked = np.where(present[:, order], np.arange(n_entries)[None, :], n_entries)
+                first, second = np.partition(ranked, 1, axis=1)[:, :2].T
+                stale = False
+            here = order.index(e)
+            # with e taken out: the place (in the full list) of each situation's first available entry
+            fallback = np.where(first == here, second, first)
+            base = np.asarray(order)[np.minimum(fallback, n_entries - 1)]
+            q = np.where(fallback > here, fallback - 1, fallback)  # the same place in the list without e
+            movable = present[:, e] & (fallback < n_entries)
             delta = weights[movable] * (values[movable, e, bets[e]] - values[rows[movable], base[movable],
                                                                                bets[base[movable]]])
             per_q = np.bincount(q[movable], delta, minlength=n_entries)
             gain = np.cumsum(per_q[::-1])[::-1]  # gain[j]: e inserted at place j takes every q >= j
-            here = order.index(e)
             best = int(np.argmax(gain))
             if gain[best] > gain[here] + 1e-12 * max(1.0, abs(gain[here])):
+                without = [x for x in order if x != e]
                 order = without[:best] + [e] + without[best:]
-                improved = True
+                improved = stale = True
         picks, _ = _first_entries(present, order)
         for e in order:
             if pseudo[e]:
@@ -285,7 +299,9 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     where optimal play takes it; its bet is the one optimal play makes most
     often with it. A local search (``_search``) then raises the chart's
     exact total, limited lines that earn less than ``MIN_LINE_GAIN`` are
-    dropped (``_prune``), and lines that no hand ever reaches are left out.
+    dropped (``_prune``); the same runs from ``SEARCH_RESTARTS`` seeded
+    random orders too, and the best chart is kept. Lines that no hand ever
+    reaches are left out.
     """
     directory = Path(tables)
     check_tables(directory, config, Objective())
@@ -317,8 +333,19 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     order = sorted(range(len(keys)), key=lambda e: (e not in mass, -(score[e] / mass[e]) if e in mass
                                                     else -mean_present[e], _key_order(keys[e])))
     bets = bet_mass.argmax(axis=1)
-    order, bets = _search(values, weights, order, bets, pseudo)
-    values, order, bets = _prune(values, weights, order, bets, pseudo, limited, MIN_LINE_GAIN * per_hand)
+    # The local search ends at a local optimum: start it again from seeded random orders and keep the best.
+    chosen: tuple[np.ndarray, list[int], np.ndarray] | None = None
+    best_total = 0.0
+    starts = [order] + [list(np.random.default_rng(seed).permutation(len(keys))) for seed in range(SEARCH_RESTARTS)]
+    for start in starts:
+        found = _search(values, weights, [int(e) for e in start], bets.copy(), pseudo)
+        kept, found_order, found_bets = _prune(values, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand)
+        picks, _ = _first_entries(~np.isnan(kept[:, :, 0]), found_order)
+        total = float(weights @ kept[np.arange(len(situations)), picks, found_bets[picks]])
+        if chosen is None or total > best_total + 1e-12 * max(1.0, abs(best_total)):
+            best_total, chosen = total, (kept, found_order, found_bets)
+    assert chosen is not None
+    values, order, bets = chosen
     picks, _ = _first_entries(~np.isnan(values[:, :, 0]), order)
     chart_values = values[np.arange(len(situations)), picks, bets[picks]]
     optimal = np.array([s.best_ev for s in situations])
