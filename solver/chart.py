@@ -186,7 +186,7 @@ def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situat
         for key, per_bet in allowed.items():
             values[key] = []
             for played in per_bet:
-                fewest = [p for p in played if p[0] == min(q[0] for q in played)]
+                fewest = [p for p in played if p[0] == min(played)[0]] if played else []
                 values[key].append(sum(p[1] for p in fewest) / len(fewest) if fewest else float("nan"))
                 discards[key].update(p[2] for p in fewest if p[2])
         label = row["hand"] if stage == "deal" else (
@@ -210,6 +210,14 @@ def _first_entries(present: np.ndarray, order: list[int]) -> tuple[np.ndarray, n
     return first, ranked[np.arange(len(first)), first]
 
 
+def _played(values: np.ndarray, order: list[int], bets: np.ndarray,
+            present: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The line each situation plays under a chart (its first available one in ``order``; ``present``:
+    which lines are available, by default those with values) and its EV."""
+    picks, _ = _first_entries(~np.isnan(values[:, :, 0]) if present is None else present, order)
+    return picks, values[np.arange(values.shape[0]), picks, bets[picks]]
+
+
 def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray,
             pseudo: np.ndarray) -> tuple[list[int], np.ndarray]:
     """Refine a ranked list and its bet choices by local search on the chart's exact total.
@@ -225,9 +233,7 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
     present = ~np.isnan(values[:, :, 0])
     rows = np.arange(n_situations)
     while True:
-        improved = False
-        first = second = np.empty(0, dtype=int)
-        stale = True
+        improved, stale = False, True
         for e in list(order):
             if stale:  # each situation's first two available places, found again only when the list changed
                 ranked = np.where(present[:, order], np.arange(n_entries)[None, :], n_entries)
@@ -268,22 +274,16 @@ def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.n
     limited line left earns its place. Returns the values with dropped lines' columns made NaN (no
     hand can take them), the order and the bets."""
     values = values.copy()
-    rows = np.arange(values.shape[0])
-
-    def total(present: np.ndarray) -> float:
-        picks, _ = _first_entries(present, order)
-        return float(weights @ values[rows, picks, bets[picks]])
-
     while True:
         present = ~np.isnan(values[:, :, 0])
-        picks, _ = _first_entries(present, order)
-        before = total(present)
+        picks, played = _played(values, order, bets, present)
+        before = float(weights @ played)
         dropped = False
         # the least used first: dropping one changes what the others are worth
         for e in sorted({int(p) for p in picks if limited[p]}, key=lambda e: weights[picks == e].sum()):
             without = present.copy()
             without[:, e] = False
-            after = total(without)
+            after = float(weights @ _played(values, order, bets, without)[1])
             if before - after < min_gain:
                 values[:, e] = np.nan
                 present, before, dropped = without, after, True
@@ -340,14 +340,12 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     for start in starts:
         found = _search(values, weights, [int(e) for e in start], bets.copy(), pseudo)
         kept, found_order, found_bets = _prune(values, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand)
-        picks, _ = _first_entries(~np.isnan(kept[:, :, 0]), found_order)
-        total = float(weights @ kept[np.arange(len(situations)), picks, found_bets[picks]])
+        total = float(weights @ _played(kept, found_order, found_bets)[1])
         if chosen is None or total > best_total + 1e-12 * max(1.0, abs(best_total)):
             best_total, chosen = total, (kept, found_order, found_bets)
     assert chosen is not None
     values, order, bets = chosen
-    picks, _ = _first_entries(~np.isnan(values[:, :, 0]), order)
-    chart_values = values[np.arange(len(situations)), picks, bets[picks]]
+    picks, chart_values = _played(values, order, bets)
     optimal = np.array([s.best_ev for s in situations])
     losses = optimal - chart_values
     rules = []
