@@ -8,7 +8,7 @@ compiled kernels it does not need.
 from importlib import import_module
 from typing import Any
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 _EXPORTS = {
     "bonus": ("BonusTable", "bonus_payout", "bonus_table"),

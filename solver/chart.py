@@ -45,6 +45,7 @@ from .document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from .objective import CHART, Objective
 from .patterns import PSEUDO, TOUCHING_LIMITS, ChartRules, dead_touching, line_text, option_entry
 from .solve import Summary, load_summary
+from .table_reader import draw_rows
 from .tables import check_tables, options_from_row
 
 
@@ -163,9 +164,10 @@ def _key_order(key: Key) -> tuple[str, int]:
 def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situation]:
     geometry = config.geometry
     sizes = _bet_sizes(stage, config)
-    name, weight_column = ("deals.parquet", "weight") if stage == "deal" else ("draws.parquet", "reach")
+    weight_column = "weight" if stage == "deal" else "reach"
+    rows = pq.read_table(directory / "deals.parquet").to_pylist() if stage == "deal" else draw_rows(directory, config)
     out = []
-    for row in pq.read_table(directory / name).to_pylist():
+    for row in rows:
         hand = parse_cards(row["hand"], geometry)
         dead = parse_cards(row["dead"], geometry) if stage == "draw" else ()
         # (entry, limit) -> for each bet size, the (dead cards touching, EV, discard) of each option it allows
@@ -452,7 +454,7 @@ def uncovered_share(config: GameConfig, chart_tables: Path | str, rules: ChartRu
     geometry = config.geometry
     size = geometry.size
     total = 0
-    for row in pq.read_table(Path(chart_tables) / "draws.parquet").to_pylist():
+    for row in draw_rows(Path(chart_tables), config):
         hand = parse_cards(row["hand"], geometry)
         dead = parse_cards(row["dead"], geometry)
         if not rules.choices("draw", options_from_row(row, geometry), hand, geometry, dead):
@@ -474,7 +476,7 @@ def chart_exact(config: GameConfig, tables: Path | str, rules: ChartRules, n_job
     directory = Path(tables)
     objective = Objective(restriction=CHART, chart=rules)
     return solve(config, directory.parent / (directory.name + objective.suffix()), restriction=CHART,
-                 chart=rules, n_jobs=n_jobs, quiet=quiet)
+                 chart=rules, n_jobs=n_jobs, quiet=quiet, holds_from=directory)
 
 
 def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> list[Block]:

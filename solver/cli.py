@@ -148,15 +148,12 @@ def cmd_solve(args: argparse.Namespace) -> None:
     from .solve import solve
 
     config = _config(args)
-    if args.chunk_size is not None and args.chunk_size < 1:
-        raise InputError(f"--chunk-size must be at least 1, got {args.chunk_size}")
     if args.bonus < 0:
         raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
     if args.scheduler and args.backend != "dask":
         raise InputError("--scheduler is for --backend dask")
     summary = solve(config, args.out, bonus=args.bonus, restriction=args.restriction, n_jobs=args.jobs,
-                    backend=args.backend, scheduler=args.scheduler, chunk_size=args.chunk_size,
-                    quiet=args.quiet or args.json, force=args.force)
+                    backend=args.backend, scheduler=args.scheduler, quiet=args.quiet or args.json, force=args.force)
     if args.json:
         print(json.dumps(summary.to_json()))
         return
@@ -296,8 +293,6 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
                         help="joblib backend (dask needs the [dask] extra)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
-    parser.add_argument("--chunk-size", type=int, metavar="N",
-                        help="deal classes per chunk file (default: 16; neighbouring classes share hold values)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
 

@@ -24,7 +24,7 @@ draw order, so the result is bit-for-bit the same for any number of jobs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 
@@ -36,7 +36,6 @@ from .config import GameConfig
 from .draw import claim_value, hold_values, unseen_suited
 from .hold import bonus_evs, fa_values_removing
 from .options import Option
-from .symmetry import canonical_keys
 
 
 @dataclass(frozen=True)
@@ -63,10 +62,8 @@ class _Job:
         return 1 + len(self.removals) // 6 if self.removals else len(self.holds)
 
 
-def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig,
-          bonus_bet: float, known: Container[tuple[tuple[int, ...], int]] = ()) -> list[_Job]:
-    """Every (hold, draw) pair to value, each exactly once, grouped into jobs (pairs in ``known``
-    are left out)."""
+def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float) -> list[_Job]:
+    """Every (hold, draw) pair to value, each exactly once, grouped into jobs."""
     geometry = config.geometry
     # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
     shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}
@@ -75,8 +72,6 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
         seen = tuple(sorted(hand + draw))
         own = []
         for hold in submultisets(seen, 4):
-            if (hold, n) in known:
-                continue
             drawn = tuple(_drawn(hold, hand))
             if len(drawn) <= 1 and bonus_bet == 0:
                 if hold not in shared:
@@ -103,14 +98,6 @@ def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[
             bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
             values.append(np.array([hold_values(h, job.unseen, config, bonus_bet, bonus_ev) for h in job.holds]))
     return values
-
-
-def _state_keys(hand: tuple[int, ...], draws: list[tuple[int, ...]], pairs: list[tuple[tuple[int, ...], int]],
-                config: GameConfig) -> list[int]:
-    """Canonical key of each (hold, draw) pair's state: the hold and the other four cards seen."""
-    holds = np.array([hold for hold, _ in pairs], dtype=np.int64)
-    others = np.array([remove_cards(hand + draws[n], hold) for hold, n in pairs], dtype=np.int64)
-    return canonical_keys(config.geometry, holds, others).tolist()
 
 
 def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
@@ -174,16 +161,8 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
 
 def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
                   progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-                  bonus_bet: float = 0.0, memo: dict[int, np.ndarray] | None = None) -> DealEvaluation:
-    """:func:`deal_options`, with the value of every hold after every draw (the solve plays
-    each post-draw state on from them instead of valuing its holds again).
-
-    ``memo`` (no bonus bet): hold values by the canonical key of (hold, other
-    seen cards), read where present and filled with the rest. A hold with the
-    same eight cards seen comes back in other deals (any two of the eight may
-    be the drawn ones), and its value does not depend on labels, bit for bit,
-    so deals that share a memo (the solve's chunks of neighbouring classes)
-    value it once."""
+                  bonus_bet: float = 0.0) -> DealEvaluation:
+    """:func:`deal_options`, with the value of every hold after every draw."""
     geometry = config.geometry
     options: list[Option] = []
     claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
@@ -194,13 +173,7 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
     from joblib import Parallel, delayed, effective_n_jobs  # about 0.1 s to import: not for other stages
 
-    known: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
-    keys = None
-    if memo is not None and bonus_bet == 0:
-        pairs = [(hold, n) for n, draw in enumerate(draws) for hold in submultisets(tuple(sorted(hand + draw)), 4)]
-        keys = _state_keys(hand, draws, pairs, config)
-        known = {pair: memo[key] for pair, key in zip(pairs, keys) if key in memo}
-    jobs = _jobs(hand, draws, config, bonus_bet, known)
+    jobs = _jobs(hand, draws, config, bonus_bet)
     total_work = sum(job.cost for job in jobs)
     # largest jobs first, so no worker is left with a big one at the end
     jobs.sort(key=lambda job: -job.cost)
@@ -217,8 +190,6 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
         delayed(_value_jobs)(part, config, bonus_bet) for part in chunks
     )
     values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
-    for (hold, n), value in known.items():
-        values_by_hold[n][hold] = value
     done = 0
     for part, part_values in zip(chunks, results):
         for job, values in zip(part, part_values):
@@ -227,9 +198,6 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
             done += job.cost
         if progress is not None:
             progress(done, total_work)
-    if keys is not None:
-        for (hold, n), key in zip(pairs, keys):
-            memo[key] = values_by_hold[n][hold]
     discards = submultisets(hand, 2)
     totals = np.zeros((2, len(discards)))
     for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs

@@ -18,7 +18,8 @@ from .bonus import BonusTable, bonus_table
 from .config import GameConfig
 from .document import Block, Heading, Paragraph, Table
 from .objective import RESTRICTIONS, Objective
-from .solve import Summary, load_summary, solve
+from .solve import solve
+from .summary import Summary, load_summary
 from .tables import check_tables, default_directory
 
 
@@ -84,16 +85,17 @@ class ParSheet:
 
 def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_jobs: int, quiet: bool) -> Summary:
     """The summary of a solve for ``objective``: its directory is ``tables`` (for the main game) or
-    beside it with the objective's suffix, or by default under ``strategy_tables/``; solved if missing."""
-    if tables is None:
-        directory = default_directory(config, objective)
-    else:
-        directory = tables.parent / (tables.name + objective.suffix())
+    beside it with the objective's suffix, or by default under ``strategy_tables/``; solved if missing.
+    A restricted strategy reads stage A from the main game's solve (the restriction changes only the
+    later stages)."""
+    main = tables if tables is not None else default_directory(config, Objective())
+    directory = main.parent / (main.name + objective.suffix())
     if (directory / "summary.parquet").exists():
         check_tables(directory, config, objective)  # tables of another objective are never reported as these
         return load_summary(directory, config)
+    restricted = objective.restriction != "optimal"
     return solve(config, directory, bonus=objective.bonus, restriction=objective.restriction, n_jobs=n_jobs,
-                 quiet=quiet)
+                 quiet=quiet, holds_from=main if restricted and (main / "holds.parquet").exists() else None)
 
 
 def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float = 0.0, n_jobs: int = -1,

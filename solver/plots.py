@@ -25,6 +25,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from .chart import Chart  # noqa: E402
 from .config import GameConfig  # noqa: E402
 from .document import Figure as DocFigure  # noqa: E402
+from .table_reader import draw_rows  # noqa: E402
 
 plt.rcParams["svg.hashsalt"] = "mahjong-poker"
 
@@ -74,7 +75,7 @@ def plot_fold_raise_regions(config: GameConfig, tables: Path) -> Figure:
     The DD already lost is added back, so folding is worth -1 everywhere;
     the colour is the optimal decision, the point's area the state's reach.
     """
-    draws = pq.read_table(tables / "draws.parquet").to_pylist()
+    draws = draw_rows(tables, config)
     sizes = list(config.fa_hu_bets)
     low, high = sizes[0], sizes[-1]
     xs, ys, kinds, reach = [], [], [], []

@@ -5,6 +5,7 @@ The CLI's ``best`` command is a thin wrapper over :func:`best_play`.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from collections.abc import Callable
@@ -13,9 +14,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .cards import DeckGeometry, counts_of, format_cards, parse_cards
-from .combinatorics import remove_cards
+from .combinatorics import remove_cards, submultisets
 from .config import GameConfig
 from .errors import InputError
+from .hu_plain import hu_level_plain
 from .jit import interpreted
 from .objective import Objective
 from .options import Option, Stage, best_index
@@ -95,9 +97,9 @@ def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str
     """Evaluate every option for a hand given in MPSZ notation (see ``mahjong-poker best --help``).
 
     The state is first mapped to its canonical form (:mod:`solver.symmetry`),
-    valued there, and the options mapped back, so the answer is the same,
-    bit for bit, whether it comes from a solve's ``tables`` (deal and draw
-    states the solve reached) or from the evaluator.
+    valued there, and the options mapped back. From a solve's ``tables`` a
+    deal or draw decision is 15 lookups (stage C's first holds, or stage A's
+    holds); the evaluator computes the same EVs (to 1e-12) from scratch.
     """
     geometry = config.geometry
     hand_cards = parse_cards(hand, geometry)
@@ -163,18 +165,19 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
 
 
 def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
-    """Options of a canonical deal or draw state from a solve's tables, or None if the solve never reached it."""
+    """Options of a canonical deal or draw state from a solve's tables (None at the ting decision, which
+    the tables do not hold)."""
     try:
         return _read_tables(directory, state, config)
     except InputError:
         raise
-    except (OSError, ValueError) as error:  # a missing or damaged parquet file (pyarrow's errors are of these)
+    except (OSError, ValueError, KeyError) as error:  # a missing or damaged parquet file (pyarrow's errors)
         raise InputError(f"cannot read the tables in {directory}: {error}") from None
 
 
 def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
     from .table_index import IndexDamaged, open_index
-    from .tables import check_tables, lookup, options_from_row
+    from .tables import check_tables, lookup
 
     # The index answers without pyarrow. It is built only for tables made for this solve (checked from
     # the parquet files first), and not for a ting decision, which the tables do not hold.
@@ -184,18 +187,63 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
         return None  # ting decisions are computed directly (a few hundred hu tests)
     if index is None:
         index = open_index(directory)
+
+    def from_parquet(table: str, key: int) -> tuple[float, ...] | None:
+        if not (directory / f"{table}.parquet").exists():
+            raise InputError(f"{directory} has no {table}.parquet (the solve's large table, not committed): "
+                             f"run mahjong-poker solve --out {directory} to make it")
+        row = lookup(directory / f"{table}.parquet", key)
+        if row is None:
+            return None
+        return tuple(row["evs"]) if table == "holds" else (row["ev"], row["ev_dd"])
+
+    def values(table: str, key: int) -> tuple[float, ...]:
+        found = None
+        if index is not None:
+            with contextlib.suppress(IndexDamaged):  # deleted, to be built again; the parquet files answer
+                found = index.lookup(table, key)
+        found = found if found is not None else from_parquet(table, key)
+        if found is None:
+            raise InputError(f"the tables in {directory} lack a state every solve holds: they are damaged")
+        return found
+
+    return (_deal_options if state.stage == Stage.DEAL else _draw_options)(state, config, values)
+
+
+def _deal_options(state: State, config: GameConfig, values: Callable[[str, int], tuple[float, ...]]) -> list[Option]:
+    """The deal decision's options in the evaluator's order (claim, each discard without, then with DD),
+    each discard read from stage C by the canonical key of (kept, thrown)."""
     geometry = config.geometry
-    deal = state.stage == Stage.DEAL
-    key = encode(geometry, state.hand) if deal else encode(geometry, state.hand, state.dead)
-    if index is not None:
-        try:
-            row = index.deal(key) if deal else index.draw(key, state.double_down)
-            return None if row is None else options_from_row(row, geometry)
-        except IndexDamaged:
-            pass  # deleted, to be built again; the parquet files answer
-    row = (lookup(directory / "deals.parquet", key) if deal else
-           lookup(directory / "draws.parquet", key, [("double_down", state.double_down)]))
-    return None if row is None else options_from_row(row, geometry)
+    options = []
+    level = hu_level_plain(state.hand, geometry)
+    if level:
+        options.append(Option("claim", (), 0.0, config.tian_hu_flush if level == 2 else config.tian_hu, 1.0))
+    discards = submultisets(state.hand, 2)
+    evs = [values("firsts", encode(geometry, *canonical(geometry, remove_cards(state.hand, d), d)[0]))
+           for d in discards]
+    for k, dd in enumerate((0.0, config.double_down)):
+        options += [Option("discard", d, dd, ev[k], 1.0 + dd) for d, ev in zip(discards, evs)]
+    return options
+
+
+def _draw_options(state: State, config: GameConfig, values: Callable[[str, int], tuple[float, ...]]) -> list[Option]:
+    """The draw decision's options in the evaluator's order (claim, fold, each bet F with each hold),
+    each hold read from stage A by the canonical key of (hold, the four dead cards)."""
+    geometry = config.geometry
+    dd = state.double_down
+    options = []
+    level = hu_level_plain(state.hand, geometry)
+    if level:
+        options.append(Option("claim", (), 0.0, (1.0 + dd) * (config.di_hu_flush if level == 2 else config.di_hu),
+                              1.0 + dd))
+    options.append(Option("fold", (), 0.0, -1.0 - dd, 1.0 + dd))
+    holds = submultisets(state.hand, 4)
+    thrown = [remove_cards(state.hand, hold) for hold in holds]
+    evs = [values("holds", encode(geometry, *canonical(geometry, hold, tuple(sorted(t + state.dead)))[0]))
+           for hold, t in zip(holds, thrown)]
+    for b, fa in enumerate(config.fa_hu_bets):
+        options += [Option("bet", t, fa, ev[b] - dd, 1.0 + dd + fa) for t, ev in zip(thrown, evs)]
+    return options
 
 
 def _relabel(options: list[Option], best: int, mapping: Relabelling, state: State) -> tuple[list[Option], int]:

@@ -35,7 +35,7 @@ from .errors import InputError
 from .jit import kernel
 from .outcomes import KINDS, Outcome
 from .solve import load_summary
-from .symmetry import relabellings
+from .symmetry_kernels import _canonical_key, pattern_base
 
 BATCH = 20_000
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
@@ -149,35 +149,13 @@ def _level(counts, hand, hand_rule, suits, ranks):
 
 
 @kernel(inline="always")
-def _sorted_image(cards, mapping, out):
-    """``out`` = the images of ``cards`` under ``mapping``, sorted (insertion sort: at most 6 cards)."""
-    for i in range(len(cards)):
-        x = mapping[cards[i]]
-        j = i
-        while j > 0 and out[j - 1] > x:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = x
-
-
-@kernel
-def _canonical_key(cards_a, cards_b, maps, base, buf_a, buf_b):
-    """Smallest key of (cards_a, cards_b) over all relabellings, and the relabelling reaching it
-    (``buf_a``, ``buf_b``: scratch arrays of the same lengths)."""
-    best = -1
-    best_map = 0
-    for m in range(maps.shape[0]):
-        _sorted_image(cards_a, maps[m], buf_a)
-        _sorted_image(cards_b, maps[m], buf_b)
-        key = 0
-        for x in buf_a:
-            key = key * base + x
-        for x in buf_b:
-            key = key * base + x
-        if best < 0 or key < best:
-            best = key
-            best_map = m
-    return best, best_map
+def _canonical(first, second, suits, ranks, base, image, back, scratch):
+    """Key of the canonical form of the state (count vectors ``first``, ``second``); ``image`` receives
+    the relabelling onto it and ``back`` its inverse."""
+    key = _canonical_key(first, second, suits, ranks, base, image, scratch)
+    for t in range(image.shape[0]):
+        back[image[t]] = t
+    return key
 
 
 @kernel
@@ -203,7 +181,7 @@ def _outcome_index(kind, dd_index, f_slot, g_slot, n_fa, n_g):
 
 
 @kernel
-def _play(seed, n_hands, deck, maps, inverse_maps, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
+def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
           draw_keys, draw_action, draw_discard, draw_fa, fa_bets, multiples, ting_pays, out):
     """Play ``n_hands`` hands; ``out[outcome index]`` counts how each ended. Returns -1, or the
     number of a hand whose state the tables lack (which would be a bug)."""
@@ -220,42 +198,35 @@ def _play(seed, n_hands, deck, maps, inverse_maps, suits, ranks, deal_keys, deal
     hold = np.zeros(n_types, np.int64)
     seen = np.zeros(n_types, np.int64)
     none = np.zeros(n_types, np.int64)
-    hand = np.empty(6, np.int64)
+    dead_counts = np.zeros(n_types, np.int64)
     dead = np.empty(2, np.int64)
-    empty = np.empty(0, np.int64)
     evs = np.empty(n_g + 1)
-    buf_hand = np.empty(6, np.int64)
-    buf_dead = np.empty(2, np.int64)
+    image = np.empty(n_types, np.int64)
+    back = np.empty(n_types, np.int64)
+    scratch = np.empty(n_types, np.int64)
     for h in range(n_hands):
+        counts[:] = 0
         for i in range(6):
-            hand[i] = _next_card(deck, i)
+            counts[_next_card(deck, i)] += 1
         pos = 6
-        hand.sort()
-        key, m = _canonical_key(hand, empty, maps, n_types, buf_hand, empty)
+        key = _canonical(counts, none, suits, ranks, base, image, back, scratch)
         row = _find(deal_keys, key)
         if row < 0:
             return h
-        counts[:] = 0
-        for c in hand:
-            counts[c] += 1
         if deal_action[row] == CLAIM:
             kind = 1 if _level(counts, none, False, suits, ranks) == 2 else 0  # tian_hu(_flush)
             out[_outcome_index(kind, 0, 0, 0, n_fa, n_g)] += 1
             continue
         dd = deal_dd[row]
+        dead_counts[:] = 0
         for k in range(2):  # throw the two cards (canonical labels mapped back), draw two
-            dead[k] = inverse_maps[m, deal_discard[row, k]]
+            dead[k] = back[deal_discard[row, k]]
             counts[dead[k]] -= 1
+            dead_counts[dead[k]] += 1
         for _k in range(2):
             counts[_next_card(deck, pos)] += 1
             pos += 1
-        i = 0
-        for t in range(n_types):
-            for _ in range(counts[t]):
-                hand[i] = t
-                i += 1
-        dead.sort()
-        key, m = _canonical_key(hand, dead, maps, n_types, buf_hand, buf_dead)
+        key = _canonical(counts, dead_counts, suits, ranks, base, image, back, scratch)
         row = _find(draw_keys, key * 2 + dd)
         if row < 0:
             return h
@@ -274,7 +245,7 @@ def _play(seed, n_hands, deck, maps, inverse_maps, suits, ranks, deal_keys, deal
             seen[dead[k]] += 1
         hold[:] = counts
         for k in range(2):
-            hold[inverse_maps[m, draw_discard[row, k]]] -= 1
+            hold[back[draw_discard[row, k]]] -= 1
         counts[:] = hold  # from here: hold + community
         dealt = 0
         while dealt < 4:  # four community cards; a joker is set aside and replaced
@@ -385,12 +356,10 @@ class Simulation:
 
 def _batch(seed: int, index: int, n_hands: int, config: GameConfig, strategy: Strategy) -> np.ndarray:
     geometry = config.geometry
-    maps = np.array(relabellings(geometry))
-    inverse_maps = np.argsort(maps, axis=1)
     deck = np.repeat(np.arange(geometry.n_types), geometry.full_counts())
     out = np.zeros(len(_outcomes(config)), np.int64)
     batch_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0] % (2**31 - 1))
-    bad = _play(batch_seed, n_hands, deck, maps, inverse_maps, geometry.suits, geometry.ranks,
+    bad = _play(batch_seed, n_hands, deck, pattern_base(geometry), geometry.suits, geometry.ranks,
                 strategy.deal_keys, strategy.deal_action, strategy.deal_discard, strategy.deal_dd,
                 strategy.draw_keys, strategy.draw_action, strategy.draw_discard, strategy.draw_fa,
                 np.array(config.fa_hu_bets), np.array(config.ting_hu_multiples),

@@ -1,33 +1,41 @@
-"""The full solve: every deal, every decision, the optimal strategy and its exact figures.
+"""The full solve: every state of every stage, backward by stage, then the exact count forward.
 
-The six-card deals are reduced by the game's symmetries (suit relabelling,
-rank reversal: :mod:`solver.symmetry`) to canonical *deal classes*, each with
-the exact number of physical deals it stands for. For each class the
-evaluator values every option of the deal decision; then the optimal play
-is followed forward through every draw: each post-draw state reached is
-valued (and recorded, in its canonical form, for the draw table), and the
-chosen hold is played out over every community with the optimal ting
-decision, counting card combinations of each final outcome exactly
-(:mod:`solver.outcomes`). So one pass yields the strategy tables, the EV
-of the game both as the evaluator's float and as an exact fraction from the
-outcome counts (the two agreeing is a check of each), and the return table.
+Backward, each stage reads the next through canonical keys (:mod:`solver.classes` lists the classes):
 
-Classes are cut into fixed chunks, solved in parallel with joblib (any
-backend, Dask included) and written one file per chunk as they finish, so a
-killed solve resumes where it stopped. Chunk results are combined in chunk
-order, so the tables are the same whatever the number of jobs.
+* **A, the holds** (:mod:`solver.hold_table`): every (hold, four dead cards) class's value of each
+  fa-hu bet, one walk over all its dead sets per hold;
+* **B, the draws** (:mod:`solver.stages`): every post-draw class's best bet, from A;
+* **C, the first holds**: every (first hold, two thrown) class's value, for each DD, from B;
+* **D, the deals**: every deal class's options, from C.
+
+Then forward (:mod:`solver.forward`): the deal classes' choices met by every draw give each
+post-draw state's reach; their choices give each (hold, dead) class's, which the hold walk in
+tracking mode turns into exact outcome counts, hence the return table and every figure of the
+summary (:mod:`solver.summary`).
+
+**Chunks and resumption.** Stages A, B, C and the tracking walk are cut into chunks, solved in
+parallel with joblib (any backend, Dask included) and written one parquet file per chunk as they
+finish (temporary name, then rename), so a killed solve resumes where it stopped; a stage's chunks
+are merged in chunk order into arrays the next stage reads (memory-mapped ``.npy`` files), so the
+tables do not depend on the number of jobs. A finished solve keeps its tables and drops the chunks.
+
+**Objectives.** A bonus bet changes stage A (its objective) and everything after; a restriction
+changes only B to D: ``minimum-bets`` reads stage A's minimum-bets value, ``no-double-down`` and
+``always-claim-tian-hu`` only the deal stage, and a chart only the forward count. So a restricted
+solve can take stage A from the main solve's directory (``holds_from``).
 """
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from fractions import Fraction
-from math import comb, lcm
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -36,169 +44,312 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from joblib import Parallel, delayed, parallel_config
 
-from .cards import DeckGeometry, counts_of, format_cards
-from .combinatorics import remove_cards
+from .cards import counts_of, format_cards
+from .classes import extensions, group_classes
+from .combinatorics import submultisets
 from .config import GameConfig
-from .deal import evaluate_deal
-from .draw import draw_options, unseen_suited
 from .errors import InputError
+from .forward import (
+    DealChoice,
+    DrawStage,
+    Plays,
+    decode_rows,
+    draw_decisions,
+    draw_reach,
+    hold_reach,
+    outcome_counts,
+    sum_exact,
+)
+from .hold_table import TRACK_COLUMNS, TingConstants, hold_columns, walk
 from .hu import hu_level
 from .objective import Objective
 from .options import Option
-from .outcomes import KINDS, Outcome, hold_outcomes, slot_denominator, slot_scale
 from .patterns import ChartRules
-from .symmetry import apply, canonical, deal_classes, encode, inverse
+from .stages import _draw_stage, _first_stage
+from .summary import Summary, load_summary, summarise, write_summary
+from .symmetry import deal_classes
+from .symmetry_kernels import canonical_keys, pattern_base
 from .table_index import index_path, open_index
 from .tables import (
-    check_tables,
     default_directory,
     describe,
     file_metadata,
     prepare_directory,
     read_metadata,
     sort_by_key,
-    write_json,
     write_table,
 )
 
-CHUNK_SIZE = 16
-"""Deal classes per chunk (``solve --chunk-size`` sets another): small enough that an interruption
-loses little (on the real deck a class takes about two minutes on one core) and the progress bar
-moves, large enough that the per-chunk cost (dispatch, two files) does not matter and that the
-chunk's neighbouring classes share many hold values (see :func:`solver.deal.evaluate_deal`)."""
+#: Items per chunk of each stage: holds (A, tracking), six-card hands (B), first holds (C). Small enough
+#: that an interruption loses little and the progress bar moves, large enough that the per-chunk cost
+#: (dispatch, one file) does not matter.
+CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8}
+STAGE_NAMES = {"holds": "stage A (holds)", "draws": "stage B (draws)", "firsts": "stage C (first holds)",
+               "deals": "stage D (deals)", "tracking": "outcome counts", "outcomes": "forward count"}
 
 
-@dataclass
-class DrawEntry:
-    """A canonical post-draw state: its options, and the outcome counts of playing on optimally."""
+@dataclass(frozen=True)
+class _Solve:
+    """What every chunk of one solve needs (sent to the workers)."""
 
-    options: list[Option]
-    chosen: list[int]
-    """The options played (one, or the discards a chart mixes with equal probability)."""
-    slot: int
-    counts: dict[Outcome, int]
-    bonus_net: float
-    reach: int = 0
+    config: GameConfig
+    objective: Objective
+    directory: Path
 
-
-@dataclass
-class ChunkResult:
-    """What one chunk of deal classes contributes."""
-
-    deals: list[dict[str, Any]]
-    draws: list[dict[str, Any]]
-    counts: Counter = field(default_factory=Counter)  # (slot, Outcome) -> combinations
-    bonus_net: Counter = field(default_factory=Counter)  # slot -> summed bonus net of settled bonus bets
-
-
-def _option_columns(options: list[Option], chosen: list[int], geometry: DeckGeometry) -> dict[str, Any]:
-    """Every option's columns, with ``best_*`` the first option played and ``best_ev`` the mean EV of
-    those played (a chart's mix; the one option's EV otherwise)."""
-    first = options[chosen[0]]
-    return {
-        "best": chosen[0],
-        "best_action": first.action,
-        "best_discard": format_cards(first.discard, geometry),
-        "best_bet": first.bet,
-        "best_ev": sum(options[i].ev for i in chosen) / len(chosen),
-        "actions": [o.action for o in options],
-        "discards": [format_cards(o.discard, geometry) for o in options],
-        "bets": [o.bet for o in options],
-        "evs": [o.ev for o in options],
-        "risks": [o.risk for o in options],
-    }
-
-
-def _draw_entry(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,
-                objective: Objective, known: Callable[[tuple[int, ...]], np.ndarray] | None) -> DrawEntry:
-    """Value a canonical post-draw state and count the outcomes of playing it as ``objective`` does
-    (counts times ``mix_unit``: see :mod:`solver.objective`); ``known``: its holds' values, when
-    the deal stage has them (see :func:`solver.draw.draw_options`)."""
-    geometry = config.geometry
-    play = objective.playing_config(config)
-    options = draw_options(hand, dead, double_down, play, objective.bonus, threads=1, known=known)
-    chosen = objective.choices("draw", options, hand, geometry, dead)
-    slot = sum(1 for c in hand + dead if c == geometry.joker)
-    k4, k2 = slot_scale(geometry, slot)
-    unit = objective.mix_unit
-    counts: Counter = Counter()
-    bonus_net = 0.0
-    for index in chosen:
-        option, share = options[index], unit // len(chosen)
-        if option.action == "claim":
-            flush = hu_level(counts_of(hand, geometry), geometry) == 2
-            counts[Outcome("di_hu_flush" if flush else "di_hu", double_down)] += k4 * k2 * share
-        elif option.action == "fold":
-            counts[Outcome("fold_fa", double_down)] += k4 * k2 * share
-        else:
-            hold = remove_cards(hand, option.discard)
-            hold_counts, hold_bonus = hold_outcomes(counts_of(hold, geometry), unseen_suited(hand + dead, config),
-                                                    option.bet, double_down, play, objective.bonus)
-            for outcome, n in hold_counts.items():
-                counts[outcome] += n * share
-            bonus_net += hold_bonus * share
-    return DrawEntry(options, chosen, slot, dict(counts), bonus_net)
-
-
-def _known_values(values: dict[tuple[int, ...], np.ndarray], mapping: tuple[int, ...]
-                  ) -> Callable[[tuple[int, ...]], np.ndarray]:
-    """The deal stage's hold values for one draw, looked up by the holds of the canonical post-draw
-    state that ``mapping`` relabels it into. A hold's value does not depend on labels, bit for bit
-    (the hold kernel sums exact counts), so this is what valuing the canonical holds would give.
-    Not with a bonus bet: its expected net per community is summed as floats, in an order that
-    relabelling changes."""
-    back = inverse(mapping)
-    return lambda hold: values[apply(back, hold)]
-
-
-def solve_chunk(hands: np.ndarray, weights: np.ndarray, config: GameConfig, objective: Objective) -> ChunkResult:
-    """Solve a chunk of canonical deal classes (rows of ``hands``, with their weights)."""
-    geometry = config.geometry
-    result = ChunkResult([], [])
-    memo: dict[tuple, DrawEntry] = {}
-    hold_memo: dict[int, np.ndarray] = {}  # hold values shared by the chunk's deals (see evaluate_deal)
-    n_draws = comb(geometry.size - 6, 2)
-    unit = objective.mix_unit
-    for row, weight in zip(hands, weights):
-        hand = tuple(int(c) for c in row)
-        weight = int(weight)
-        evaluation = evaluate_deal(hand, objective.playing_config(config), bonus_bet=objective.bonus, memo=hold_memo)
-        options = evaluation.options
-        chosen = objective.choices("deal", options, hand, geometry)
-        level = int(hu_level(counts_of(hand, geometry), geometry))
-        result.deals.append({"key": encode(geometry, hand), "hand": format_cards(hand, geometry), "weight": weight,
-                             "tian_hu": level, **_option_columns(options, chosen, geometry)})
-        for index in chosen:
-            option, share = options[index], weight * (unit // len(chosen))
-            if option.action == "claim":
-                k4, k2 = slot_scale(geometry, 0)
-                result.counts[(0, Outcome("tian_hu_flush" if level == 2 else "tian_hu"))] += (
-                    share * n_draws * k4 * k2 * unit)
-                continue
-            kept = remove_cards(hand, option.discard)
-            for n, (draw, draw_weight) in enumerate(zip(evaluation.draws, evaluation.draw_weights)):
-                after = tuple(sorted(kept + draw))
-                (c_hand, c_dead), mapping = canonical(geometry, after, option.discard)
-                memo_key = (c_hand, c_dead, option.bet)
-                entry = memo.get(memo_key)
-                if entry is None:
-                    known = _known_values(evaluation.hold_values[n], mapping) if objective.bonus == 0 else None
-                    entry = memo[memo_key] = _draw_entry(c_hand, c_dead, option.bet, config, objective, known)
-                paths = share * int(draw_weight)
-                entry.reach += paths
-                for outcome, count in entry.counts.items():
-                    result.counts[(entry.slot, outcome)] += paths * count
-                result.bonus_net[entry.slot] += paths * entry.bonus_net
-    for (c_hand, c_dead, dd), entry in memo.items():
-        result.draws.append({"key": encode(geometry, c_hand, c_dead), "hand": format_cards(c_hand, geometry),
-                             "dead": format_cards(c_dead, geometry), "double_down": dd, "reach": entry.reach,
-                             **_option_columns(entry.options, entry.chosen, geometry)})
-    return result
+    @property
+    def n_bets(self) -> int:
+        return len(self.config.fa_hu_bets)
 
 
 # ---------------------------------------------------------------------------------------------
-# Files: one deal file and one draw file per chunk; the deal file is renamed last, so its
-# presence marks the chunk finished.
+# Chunk files: one parquet file per finished chunk, renamed into place when complete.
+
+
+def _chunk_path(directory: Path, stage: str, index: int) -> Path:
+    return directory / "chunks" / f"{stage}-{index:05d}.parquet"
+
+
+def _chunk_done(path: Path, wanted: dict[str, Any]) -> bool:
+    """Whether a chunk file exists, is readable and was made for the solve described by ``wanted``."""
+    if not path.exists():
+        return False
+    try:  # a file that cannot be read (a disk fault, a copy cut short) is redone
+        found = read_metadata(path)
+    except (OSError, pa.ArrowInvalid, ValueError, InputError):
+        return False
+    return all(found.get(k) == v for k, v in wanted.items())
+
+
+def _run_stage(solve: _Solve, stage: str, items: np.ndarray, work: Callable[..., pa.Table], extra: tuple,
+               quiet: bool, tag: str = "") -> list[Path]:
+    """Run ``work(solve, items_of_chunk, *extra)`` for every chunk of ``items`` not finished yet, in
+    parallel under the current joblib configuration; returns the chunk files in chunk order. ``tag``
+    names what the items were made from, when that can differ between runs (chunks of another are redone)."""
+    from tqdm import tqdm
+
+    size = CHUNK_ITEMS[stage]
+    n_chunks = -(-len(items) // size)
+    paths = [_chunk_path(solve.directory, stage, i) for i in range(n_chunks)]
+    wanted = {**describe(solve.config, solve.objective), "stage": stage, "tag": tag}
+    pending = [i for i in range(n_chunks) if not _chunk_done(paths[i], wanted)]
+    done = len(items) - sum(len(items[i * size:(i + 1) * size]) for i in pending)
+    bar = tqdm(total=len(items), initial=done, unit="item", desc=STAGE_NAMES[stage], smoothing=0.05,
+               disable=True if quiet else None)
+    metadata = file_metadata(solve.config, solve.objective, {"stage": stage, "tag": tag})
+    results = Parallel(return_as="generator_unordered")(
+        delayed(_indexed)(i, work, solve, items[i * size:(i + 1) * size], *extra) for i in pending)
+    for index, table in results:
+        write_table(paths[index], table, metadata)
+        bar.update(len(items[index * size:(index + 1) * size]))
+    bar.close()
+    return paths
+
+
+def _indexed(index: int, work: Callable[..., pa.Table], *args: Any) -> tuple[int, pa.Table]:
+    return index, work(*args)
+
+
+def _read_chunks(paths: Iterable[Path], columns: list[str]) -> dict[str, np.ndarray]:
+    """The named columns of chunk files, concatenated in order, as arrays (list columns as 2-D)."""
+    table = pa.concat_tables(pq.read_table(p, columns=columns).replace_schema_metadata(None) for p in paths)
+    return {name: _as_array(table[name]) for name in columns}
+
+
+def _as_array(column: pa.ChunkedArray) -> np.ndarray:
+    column = column.combine_chunks()
+    if pa.types.is_fixed_size_list(column.type):
+        return column.flatten().to_numpy().reshape(len(column), column.type.list_size)
+    return column.to_numpy(zero_copy_only=False)
+
+
+def _save_arrays(directory: Path, name: str, arrays: dict[str, np.ndarray]) -> None:
+    """Save a stage's merged arrays as ``.npy`` files in ``chunks/`` (each atomically) for the next stage."""
+    for key, array in arrays.items():
+        path = directory / "chunks" / f"{name}-{key}.npy"
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as handle:
+            np.save(handle, np.ascontiguousarray(array))
+        os.replace(tmp, path)
+
+
+_MAPPED: dict[tuple[str, ...], dict[str, np.ndarray]] = {}
+
+
+def _load_arrays(directory: Path, name: str, keys: tuple[str, ...], mmap: bool = True) -> dict[str, np.ndarray]:
+    """A stage's merged arrays, memory-mapped (and kept per process: each worker maps them once)."""
+    paths = tuple(str(directory / "chunks" / f"{name}-{key}.npy") for key in keys)
+    if paths not in _MAPPED:
+        _MAPPED.clear()
+        _MAPPED[paths] = {key: np.load(p, mmap_mode="r" if mmap else None) for key, p in zip(keys, paths)}
+    return _MAPPED[paths]
+
+
+def _arrays_ready(directory: Path, name: str, keys: tuple[str, ...]) -> bool:
+    return all((directory / "chunks" / f"{name}-{key}.npy").exists() for key in keys)
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage A: the holds.
+
+
+def _group_keys(first: np.ndarray, second: np.ndarray, base: int) -> np.ndarray:
+    """Keys of the states (``first`` repeated, each row of ``second``): digits in ``base``."""
+    key = 0
+    for card in first:
+        key = key * base + int(card)
+    keys = np.full(len(second), key, np.int64)
+    for column in second.T:
+        keys = keys * base + column
+    return keys
+
+
+def _holds_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
+    """Stage A for a chunk of hold classes: every canonical dead set's values."""
+    config = solve.config
+    geometry = config.geometry
+    constants = TingConstants.of(config, solve.objective.bonus)
+    keys, values = [], []
+    for hold in holds:
+        dead = extensions(geometry, tuple(int(c) for c in hold), 4)
+        columns = hold_columns(counts_of(tuple(hold), geometry), config, constants)
+        values.append(walk(columns, dead, config, constants))
+        keys.append(_group_keys(hold, dead, geometry.n_types))
+    v = np.concatenate(values)
+    n_bets = len(config.fa_hu_bets)
+    return pa.table({"key": np.concatenate(keys),
+                     "evs": pa.FixedSizeListArray.from_arrays(np.ascontiguousarray(v[:, :n_bets]).ravel(), n_bets),
+                     "ev_minimum_bets": v[:, n_bets]})
+
+
+def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
+    """Stage A, unless its arrays are there; merged into ``holds.parquet`` (when computed here) and the
+    arrays ``chunks/holds-*.npy``."""
+    directory = solve.directory
+    if _arrays_ready(directory, "holds", ("key", "values")):
+        return
+    source = holds_from or directory
+    if not (source / "holds.parquet").exists():
+        paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
+        table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
+        write_table(directory / "holds.parquet", table, file_metadata(solve.config, solve.objective))
+    else:
+        table = pq.read_table(source / "holds.parquet")
+    values = np.column_stack([_as_array(table["evs"]), _as_array(table["ev_minimum_bets"])])
+    _save_arrays(directory, "holds", {"key": _as_array(table["key"]), "values": values})
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage B: the draws. Stage C: the first holds.
+
+
+def _bet_columns(solve: _Solve) -> np.ndarray:
+    """Stage A's columns the strategy may bet: every F, or the minimum-bets value alone."""
+    if solve.objective.restriction == "minimum-bets":
+        return np.array([solve.n_bets], np.int64)
+    return np.arange(solve.n_bets, dtype=np.int64)
+
+
+def _draws_work(solve: _Solve, hands: np.ndarray) -> pa.Table:
+    """Stage B for the post-draw classes of a chunk of canonical six-card hands."""
+    geometry = solve.config.geometry
+    a = _load_arrays(solve.directory, "holds", ("key", "values"))
+    deads = [extensions(geometry, tuple(int(c) for c in hand), 2) for hand in hands]
+    hand_rows = np.repeat(hands, [len(d) for d in deads], axis=0).astype(np.int64)
+    dead_rows = np.concatenate(deads)
+    n = len(hand_rows)
+    level, play_on = np.empty(n, np.int8), np.empty(n)
+    best, n_holds = np.empty(n, np.int16), np.empty(n, np.int8)
+    _draw_stage(hand_rows, dead_rows, a["key"], a["values"], _bet_columns(solve), geometry.suits, geometry.ranks,
+                pattern_base(geometry), level, play_on, best, n_holds)
+    assert not np.isnan(play_on).any(), "every hold of a post-draw class is in stage A"
+    keys = np.concatenate([_group_keys(h, d, geometry.n_types) for h, d in zip(hands, deads)])
+    return pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds})
+
+
+def _stage_draws(solve: _Solve, quiet: bool) -> None:
+    names = ("key", "level", "play_on", "best", "holds")
+    if _arrays_ready(solve.directory, "draws", names):
+        return
+    paths = _run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
+    _save_arrays(solve.directory, "draws", _read_chunks(paths, list(names)))
+
+
+def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
+    """Stage C for the (first hold, thrown) classes of a chunk of canonical holds."""
+    config = solve.config
+    geometry = config.geometry
+    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on"))
+    thrown = [extensions(geometry, tuple(int(c) for c in hold), 2) for hold in holds]
+    hold_rows = np.repeat(holds, [len(t) for t in thrown], axis=0).astype(np.int64)
+    dead_rows = np.concatenate(thrown) if thrown else np.empty((0, 2), np.int64)
+    out = np.empty((len(hold_rows), 2))
+    _first_stage(hold_rows, dead_rows, geometry.full_counts(), b["key"], b["level"], b["play_on"], geometry.suits,
+                 geometry.ranks, pattern_base(geometry), config.double_down, config.di_hu, config.di_hu_flush, out)
+    keys = np.concatenate([_group_keys(h, t, geometry.n_types) for h, t in zip(holds, thrown)])
+    return pa.table({"key": keys, "hold": [format_cards(h, geometry) for h in hold_rows],
+                     "thrown": [format_cards(d, geometry) for d in dead_rows], "ev": out[:, 0], "ev_dd": out[:, 1]})
+
+
+def _stage_firsts(solve: _Solve, quiet: bool) -> None:
+    if _arrays_ready(solve.directory, "firsts", ("key", "ev")):
+        return
+    paths = _run_stage(solve, "firsts", group_classes(solve.config.geometry, 4), _firsts_work, (), quiet)
+    table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
+    write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective))
+    evs = np.column_stack([_as_array(table["ev"]), _as_array(table["ev_dd"])])
+    _save_arrays(solve.directory, "firsts", {"key": _as_array(table["key"]), "ev": evs})
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage D: the deals.
+
+
+def _deal_choices(solve: _Solve) -> list[DealChoice]:
+    """Every deal class's options (claim, then each discard without and with DD, from stage C) and the
+    options the strategy plays."""
+    config = solve.config
+    geometry = config.geometry
+    c = _load_arrays(solve.directory, "firsts", ("key", "ev"), mmap=False)
+    hands, weights = deal_classes(geometry)
+    discards = [submultisets(tuple(int(x) for x in hand), 2) for hand in hands]
+    kept = np.array([_minus(tuple(hand), d) for hand, ds in zip(hands, discards) for d in ds], np.int64)
+    thrown = np.array([d for ds in discards for d in ds], np.int64)
+    keys = canonical_keys(geometry, kept, thrown)
+    rows = np.searchsorted(c["key"], keys)
+    assert (c["key"][rows] == keys).all(), "every discard of a deal class is in stage C"
+    evs = c["ev"][rows]
+    choices, start = [], 0
+    for hand, weight, ds in zip(hands, weights, discards):
+        cards = tuple(int(x) for x in hand)
+        level = int(hu_level(counts_of(cards, geometry), geometry))
+        options = []
+        if level:
+            options.append(Option("claim", (), 0.0, config.tian_hu_flush if level == 2 else config.tian_hu, 1.0))
+        for k, dd in enumerate((0.0, config.double_down)):
+            options += [Option("discard", d, dd, float(evs[start + j, k]), 1.0 + dd) for j, d in enumerate(ds)]
+        start += len(ds)
+        choices.append(DealChoice(cards, int(weight), options,
+                                  solve.objective.choices("deal", options, cards, geometry), level))
+    return choices
+
+
+def _minus(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
+    left = list(cards)
+    for card in removed:
+        left.remove(card)
+    return tuple(left)
+
+
+def _option_columns(options: list[Option], chosen: list[int], cards_of: Callable[[tuple[int, ...]], str]
+                    ) -> dict[str, Any]:
+    """Every option's columns, with ``best_*`` the first option played and ``best_ev`` the mean EV of
+    those played (a chart's mix; the one option's EV otherwise)."""
+    first = options[chosen[0]]
+    return {"best": chosen[0], "best_action": first.action, "best_discard": cards_of(first.discard),
+            "best_bet": first.bet, "best_ev": sum(options[i].ev for i in chosen) / len(chosen),
+            "actions": [o.action for o in options], "discards": [cards_of(o.discard) for o in options],
+            "bets": [o.bet for o in options], "evs": [o.ev for o in options], "risks": [o.risk for o in options]}
+
 
 _OPTION_FIELDS = [
     ("best", pa.int32()), ("best_action", pa.string()), ("best_discard", pa.string()), ("best_bet", pa.float64()),
@@ -207,261 +358,282 @@ _OPTION_FIELDS = [
 ]
 DEAL_SCHEMA = pa.schema([("key", pa.int64()), ("hand", pa.string()), ("weight", pa.int64()),
                          ("tian_hu", pa.int8())] + _OPTION_FIELDS)
-DRAW_SCHEMA = pa.schema([("key", pa.int64()), ("hand", pa.string()), ("dead", pa.string()),
-                         ("double_down", pa.float64()), ("reach", pa.int64())] + _OPTION_FIELDS)
 
 
-def _chunk_paths(directory: Path, index: int) -> tuple[Path, Path]:
-    return directory / "chunks" / f"deals-{index:05d}.parquet", directory / "chunks" / f"draws-{index:05d}.parquet"
-
-
-def _write_chunk(directory: Path, index: int, result: ChunkResult, metadata: dict[bytes, bytes]) -> None:
-    deal_path, draw_path = _chunk_paths(directory, index)
-    write_table(draw_path, pa.Table.from_pylist(result.draws, schema=DRAW_SCHEMA), metadata)
-    totals = {
-        "counts": [[slot, o.kind, o.double_down, o.fa_bet, o.ting_bet, str(n)]
-                   for (slot, o), n in sorted(result.counts.items())],
-        "bonus_net": [[slot, value] for slot, value in sorted(result.bonus_net.items())],
-    }
-    chunk_meta = {**metadata, b"mahjong_poker_chunk": json.dumps(totals).encode()}
-    write_table(deal_path, pa.Table.from_pylist(result.deals, schema=DEAL_SCHEMA), chunk_meta)
-
-
-def _chunk_done(directory: Path, index: int, wanted: dict[str, Any]) -> bool:
-    """Whether chunk ``index`` is finished, readable, and made for the solve described by ``wanted``."""
-    deal_path, draw_path = _chunk_paths(directory, index)
-    if not (deal_path.exists() and draw_path.exists()):
-        return False
-    try:  # a file that cannot be read (a disk fault, a copy cut short) is redone
-        found = [read_metadata(path) for path in (deal_path, draw_path)]
-    except (OSError, pa.ArrowInvalid, ValueError, InputError):
-        return False
-    return all(meta.get(k) == v for meta in found for k, v in wanted.items())
-
-
-def _chunk_totals(directory: Path, index: int) -> tuple[Counter, Counter]:
-    raw = pq.read_schema(_chunk_paths(directory, index)[0]).metadata[b"mahjong_poker_chunk"]
-    totals = json.loads(raw)
-    counts = Counter({(slot, Outcome(kind, dd, fa, g)): int(n) for slot, kind, dd, fa, g, n in totals["counts"]})
-    bonus_net = Counter({slot: value for slot, value in totals["bonus_net"]})
-    return counts, bonus_net
-
-
-# ---------------------------------------------------------------------------------------------
-# The summary: figures of the whole game from the outcome counts.
-
-
-@dataclass(frozen=True)
-class OutcomeRow:
-    """One row of the return table."""
-
-    outcome: Outcome
-    net: float
-    combinations: int  # over the common denominator of all outcomes
-    probability: Fraction
-
-    @property
-    def contribution(self) -> float:
-        """Probability times net result: this row's part of the EV."""
-        return float(self.probability) * self.net
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The exact figures of a solved game under its optimal strategy."""
-
-    ev: float
-    """EV per hand of the solve's objective, from the evaluator (the EVs of the deal options played,
-    weighted over the classes): the main game, plus B times the bonus net when solved with a bonus bet B.
-    The deal options' EVs assume optimal play after the deal, so for a chart this is "chart at the deal,
-    optimal after"."""
-    ev_exact: Fraction
-    """EV of the main game alone under this strategy, exact, from the outcome counts (= ev when B = 0 and
-    play after the deal is optimal)."""
-    average_total_bet: Fraction
-    variance: Fraction
-    outcomes: list[OutcomeRow]
-    denominator: int
-    deal_classes: int
-    deals: int
-    draw_states: int
-    bonus_bet: float
-    restriction: str
-    """The strategy's restriction (``optimal``: none), see :mod:`solver.objective`."""
-    bonus_settled: Fraction
-    """Probability that the bonus bet is settled (the player bets ting-hu)."""
-    bonus_net_settled: float
-    """Expected bonus net of a unit bonus bet per hand, counting pushes as 0."""
-    seconds: float
-    """Wall-clock time of the run that finished the tables (a resumed run counts only itself)."""
-    tian_hu_declined: Fraction = Fraction(0)
-    """Probability of a deal with a tian-hu that optimal play declines."""
-    di_hu_declined: Fraction = Fraction(0)
-    """Probability of a post-draw hand with a di-hu that optimal play declines."""
-    directory: str = ""
-    reused: bool = False
-    """True when the summary was read from tables already complete, not computed now."""
-
-    @property
-    def house_edge(self) -> float:
-        """The main game's house edge per hand under this strategy: -EV (bonus not included)."""
-        return float(-self.ev_exact)
-
-    def average_bets(self) -> dict[str, float]:
-        """The average total bet by part: T, DD, F and G (each counted when placed)."""
-        rows = self.outcomes
-        return {"T": 1.0,
-                "DD": float(sum((r.probability * Fraction(r.outcome.double_down) for r in rows), Fraction(0))),
-                "F": float(sum((r.probability * Fraction(r.outcome.fa_bet) for r in rows), Fraction(0))),
-                "G": float(sum((r.probability * Fraction(r.outcome.ting_bet) for r in rows), Fraction(0)))}
-
-    @property
-    def element_of_risk(self) -> float:
-        """House edge per unit of money bet: -EV / average total bet."""
-        return float(-self.ev_exact / self.average_total_bet)
-
-    @property
-    def std_dev(self) -> float:
-        return float(self.variance) ** 0.5
-
-    @property
-    def hit_frequency(self) -> float:
-        """Probability that the hand ends with a net win."""
-        return float(sum((r.probability for r in self.outcomes if r.net > 0), Fraction(0)))
-
-    def rate(self, predicate: Callable[[Outcome], bool]) -> Fraction:
-        """Probability that a hand ends in an outcome meeting ``predicate``."""
-        return sum((r.probability for r in self.outcomes if predicate(r.outcome)), Fraction(0))
-
-    def decisions(self) -> dict[str, Any]:
-        """How often each decision is taken, per hand."""
-        fa_sizes = sorted({r.outcome.fa_bet for r in self.outcomes if r.outcome.fa_bet})
-        ting_sizes = sorted({(r.outcome.fa_bet, r.outcome.ting_bet) for r in self.outcomes if r.outcome.ting_bet})
-        return {
-            "claim_tian_hu": float(self.rate(lambda o: o.kind.startswith("tian_hu"))),
-            "decline_tian_hu": float(self.tian_hu_declined),
-            "double_down": float(self.rate(lambda o: o.double_down > 0)),
-            "claim_di_hu": float(self.rate(lambda o: o.kind.startswith("di_hu"))),
-            "decline_di_hu": float(self.di_hu_declined),
-            "fold_fa_hu": float(self.rate(lambda o: o.kind == "fold_fa")),
-            "fa_hu_bet": {f"{f:g}": float(self.rate(lambda o, f=f: o.fa_bet == f)) for f in fa_sizes},
-            "won_at_fa_hu": float(self.rate(lambda o: o.kind.startswith("fa_hu"))),
-            "fold_ting_hu": float(self.rate(lambda o: o.kind == "fold_ting")),
-            "ting_hu_bet": {f"F={f:g} G={g:g}": float(self.rate(lambda o, f=f, g=g: (o.fa_bet, o.ting_bet) == (f, g)))
-                            for f, g in ting_sizes},
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        """The summary as plain JSON values (the exact EV as a fraction string)."""
-        return {
-            "ev": self.ev, "ev_exact": str(self.ev_exact), "house_edge": self.house_edge,
-            "element_of_risk": self.element_of_risk, "average_total_bet": float(self.average_total_bet),
-            "std_dev": self.std_dev, "variance": float(self.variance),
-            "hit_frequency": self.hit_frequency,
-            "deal_classes": self.deal_classes, "deals": self.deals, "draw_states": self.draw_states,
-            "bonus_bet": self.bonus_bet, "restriction": self.restriction, "bonus_settled": float(self.bonus_settled),
-            "bonus_net_per_bet_placed": self.bonus_net_settled, "seconds": self.seconds,
-            "decisions": self.decisions(),
-            "outcomes": [{"outcome": r.outcome.label(), "net": r.net, "combinations": str(r.combinations),
-                          "probability": float(r.probability), "return": r.contribution} for r in self.outcomes],
-        }
-
-
-def summarise(config: GameConfig, objective: Objective, counts: Counter, bonus_net: Counter, ev_sum: float,
-              deal_classes_n: int, draw_states: int, seconds: float, **fields: Any) -> Summary:
-    """Turn summed outcome counts into the game's figures."""
+def _deal_table(deals: list[DealChoice], config: GameConfig) -> pa.Table:
     geometry = config.geometry
-    slots = sorted({slot for slot, _ in counts})
-    # A chart's mixed strategy multiplies every path's count by mix_unit at each of its two discards.
-    denominators = {slot: slot_denominator(geometry, slot) * objective.mix_unit**2 for slot in slots}
-    common = lcm(*denominators.values())
-    by_outcome: Counter = Counter()
-    for (slot, outcome), n in counts.items():
-        by_outcome[outcome] += n * (common // denominators[slot])
-    assert sum(by_outcome.values()) == common, "outcome probabilities must sum to 1"
-    rows = [OutcomeRow(o, o.net(config), by_outcome[o], Fraction(by_outcome[o], common))
-            for o in sorted(by_outcome, key=_order)]
-    bonus_per_hand = sum(value / denominators[slot] for slot, value in sorted(bonus_net.items()))
-    return _summary(config, rows, common, ev=ev_sum / comb(geometry.size, 6), deal_classes=deal_classes_n,
-                    deals=comb(geometry.size, 6), draw_states=draw_states, bonus_bet=objective.bonus,
-                    restriction=objective.restriction,
-                    bonus_net_settled=bonus_per_hand, seconds=seconds, **fields)
+    from .symmetry import encode
 
-
-def _summary(config: GameConfig, rows: list[OutcomeRow], denominator: int, **fields: Any) -> Summary:
-    """The figures that follow from the return table, exactly."""
-    ev_exact = sum((r.probability * r.outcome.exact_net(config) for r in rows), Fraction(0))
-    second = sum((r.probability * r.outcome.exact_net(config) ** 2 for r in rows), Fraction(0))
-    return Summary(
-        ev_exact=ev_exact, variance=second - ev_exact**2, outcomes=rows, denominator=denominator,
-        average_total_bet=sum((r.probability * Fraction(r.outcome.total_bet()) for r in rows), Fraction(0)),
-        bonus_settled=sum((r.probability for r in rows if r.outcome.ting_bet), Fraction(0)), **fields,
-    )
-
-
-def _order(outcome: Outcome) -> tuple:
-    """Return-table order: kinds in order of play, then bets ascending."""
-    return (KINDS.index(outcome.kind), outcome.double_down, outcome.fa_bet, outcome.ting_bet)
+    return pa.Table.from_pylist([
+        {"key": encode(geometry, d.hand), "hand": format_cards(d.hand, geometry), "weight": d.weight,
+         "tian_hu": d.level, **_option_columns(d.options, d.chosen, lambda c: format_cards(c, geometry))}
+        for d in deals], schema=DEAL_SCHEMA)
 
 
 # ---------------------------------------------------------------------------------------------
-# The solve: chunks in parallel, resumable, merged into the tables.
+# Forward: reach, decisions, the tracking walk, the outcome counts and the draw table.
 
 
-def _solve_indexed(index: int, hands: np.ndarray, weights: np.ndarray, config: GameConfig,
-                   objective: Objective) -> tuple[int, ChunkResult]:
-    return index, solve_chunk(hands, weights, config, objective)
+def _tracking_work(solve: _Solve, hold_keys: np.ndarray) -> pa.Table:
+    """The tracking walk for the requested (hold, dead, bet) classes of a chunk of holds."""
+    config = solve.config
+    geometry = config.geometry
+    requests = _load_arrays(solve.directory, "requests", ("key", "bet", "minimum"))
+    constants = TingConstants.of(config, solve.objective.bonus)
+    div = geometry.n_types ** 4
+    parts = []
+    for hold_key in hold_keys:
+        lo, hi = np.searchsorted(requests["key"], [hold_key * div, (hold_key + 1) * div])
+        (hold,), = decode_rows(np.array([hold_key]), geometry.n_types, (4,))
+        (dead,) = decode_rows(np.asarray(requests["key"][lo:hi]) % div, geometry.n_types, (4,))
+        columns = hold_columns(counts_of(tuple(hold), geometry), config, constants, bonus_sums=True)
+        parts.append(walk(columns, dead, config, constants, np.asarray(requests["bet"][lo:hi]),
+                          np.asarray(requests["minimum"][lo:hi])))
+    sums = np.concatenate(parts)
+    return pa.table({"sums": pa.FixedSizeListArray.from_arrays(sums.ravel(), len(TRACK_COLUMNS))})
+
+
+def _tracked(solve: _Solve, quiet: bool) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """The tracking walk over requested (key, bet, minimum) triples (sorted, distinct), by chunks of holds."""
+    def run(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray) -> np.ndarray:
+        _save_arrays(solve.directory, "requests", {"key": keys, "bet": bets, "minimum": minimum})
+        digest = f"{len(keys)}:{int(np.bitwise_xor.reduce(keys * 31 + bets * 7 + minimum))}"
+        hold_keys = np.unique(keys // solve.config.geometry.n_types ** 4)
+        paths = _run_stage(solve, "tracking", hold_keys, _tracking_work, (), quiet, tag=digest)
+        return _read_chunks(paths, ["sums"])["sums"]
+    return run
+
+
+def _draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, level: int, solve: _Solve
+                  ) -> list[Option]:
+    """A post-draw state's options in the evaluator's canonical order (claim, fold, then each bet F with
+    each hold), read from stage A."""
+    config = solve.config
+    geometry = config.geometry
+    a = _load_arrays(solve.directory, "holds", ("key", "values"))
+    holds = submultisets(hand, 4)
+    thrown = [_minus(hand, h) for h in holds]
+    keys = canonical_keys(geometry, np.array(holds, np.int64), np.array([t + dead for t in thrown], np.int64))
+    values = a["values"][np.searchsorted(a["key"], keys)]
+    options = []
+    if level:
+        pays = config.di_hu_flush if level == 2 else config.di_hu
+        options.append(Option("claim", (), 0.0, (1.0 + double_down) * pays, 1.0 + double_down))
+    options.append(Option("fold", (), 0.0, -1.0 - double_down, 1.0 + double_down))
+    for column in _bet_columns(solve):
+        fa = config.fa_hu_bets[min(column, solve.n_bets - 1) if column < solve.n_bets else 0]
+        options += [Option("bet", t, fa, float(v[column]) - double_down, 1.0 + double_down + fa)
+                    for t, v in zip(thrown, values)]
+    return options
+
+
+def _chart_plays(solve: _Solve, hands: np.ndarray, deads: np.ndarray, level: np.ndarray, dd: np.ndarray,
+                 reach: np.ndarray) -> tuple[Plays, list[float]]:
+    """The plays of a chart at the reached post-draw states (several discards mixed where its line
+    leaves several), and the mean EV of each state's plays."""
+    geometry = solve.config.geometry
+    unit = solve.objective.mix_unit
+    states, option, share, mean_ev = [], [], [], []
+    for i in range(len(hands)):
+        hand, dead = tuple(int(c) for c in hands[i]), tuple(int(c) for c in deads[i])
+        options = _draw_options(hand, dead, float(dd[i]), int(level[i]), solve)
+        chosen = solve.objective.choices("draw", options, hand, geometry, dead)
+        states += [i] * len(chosen)
+        option += chosen
+        share += [reach[i] * (unit // len(chosen))] * len(chosen)
+        mean_ev.append(sum(options[j].ev for j in chosen) / len(chosen))
+    return Plays(np.array(states, np.int64), np.array(option, np.int64), np.array(share, dtype=reach.dtype)), mean_ev
+
+
+def _forward(solve: _Solve, deals: list[DealChoice], quiet: bool) -> tuple[Counter, Counter, pa.Table, int]:
+    """The outcome counts and bonus net per slot of the strategy, the draw table (reached post-draw
+    states) and the reach of the di-hus it declines."""
+    config = solve.config
+    geometry = config.geometry
+    keys2, reach, counts = draw_reach(deals, config, solve.objective)
+    keys = keys2 >> 1
+    dd = np.where(keys2 & 1, config.double_down, 0.0)
+    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on", "best", "holds"), mmap=False)
+    draws = DrawStage(b["key"], b["level"], b["play_on"], b["best"], b["holds"])
+    hands, deads = decode_rows(keys, geometry.n_types, (6, 2))
+    option, rows = draw_decisions(draws, keys, dd, config)
+    level, n_holds = draws.level[rows].astype(np.int64), draws.holds[rows].astype(np.int64)
+    if solve.objective.chart is None:
+        plays = Plays(np.arange(len(keys)), option, reach)
+        claim = np.where(level == 2, config.di_hu_flush, config.di_hu) * (1.0 + dd)
+        best_ev = np.maximum(np.maximum(np.where(level > 0, claim, -np.inf), -1.0 - dd), draws.play_on[rows] - dd)
+    else:
+        plays, mean = _chart_plays(solve, hands, deads, level, dd, reach)
+        best_ev = np.array(mean)
+    holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
+    counts.update(more)
+    outcomes, bonus_net = outcome_counts(holds, _tracked(solve, quiet), config)
+    counts.update(outcomes)
+    first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
+    table = _draw_table(solve, keys, hands, deads, dd, reach, plays.option[first], level, n_holds, best_ev)
+    declined = sum_exact(reach[(level > 0) & (plays.option[first] != 0)])
+    return counts, bonus_net, table, declined
+
+
+DRAW_SCHEMA = pa.schema([
+    ("key", pa.int64()), ("hand", pa.string()), ("dead", pa.string()), ("double_down", pa.float64()),
+    ("reach", pa.int64()), ("best", pa.int32()), ("best_action", pa.string()), ("best_discard", pa.string()),
+    ("best_bet", pa.float64()), ("best_ev", pa.float64())])
+
+
+def _draw_table(solve: _Solve, keys: np.ndarray, hands: np.ndarray, deads: np.ndarray, dd: np.ndarray,
+                reach: np.ndarray, option: np.ndarray, level: np.ndarray, n_holds: np.ndarray,
+                best_ev: np.ndarray) -> pa.Table:
+    """One row per reached post-draw state: its cards, DD, reach and the (first) option played."""
+    from .stages import _thrown_by
+
+    config = solve.config
+    geometry = config.geometry
+    n_claims = (level > 0).astype(np.int64)
+    bet_option = np.maximum(option - 1 - n_claims, 0)
+    thrown = np.empty((len(keys), 2), np.int64)
+    _thrown_by(hands, bet_option % np.maximum(n_holds, 1), geometry.n_types, thrown)
+    is_bet = option > n_claims
+    action = np.where(is_bet, "bet", np.where((n_claims == 1) & (option == 0), "claim", "fold"))
+    fa = np.array(config.fa_hu_bets)[np.minimum(bet_option // np.maximum(n_holds, 1), solve.n_bets - 1)]
+    names = _card_names(geometry)
+    return pa.table({
+        "key": keys, "hand": names(hands), "dead": names(deads), "double_down": dd, "reach": reach.astype(np.int64),
+        "best": option.astype(np.int32), "best_action": action,
+        "best_discard": [text if bet else "" for text, bet in zip(names(thrown), is_bet)],
+        "best_bet": np.where(is_bet, fa, 0.0), "best_ev": best_ev}, schema=DRAW_SCHEMA)
+
+
+def _card_names(geometry) -> Callable[[np.ndarray], list[str]]:
+    """MPSZ notation of many rows of cards, remembering each distinct row."""
+    seen: dict[bytes, str] = {}
+
+    def names(rows: np.ndarray) -> list[str]:
+        out = []
+        for row in np.ascontiguousarray(rows, np.int64):
+            raw = row.tobytes()
+            if raw not in seen:
+                seen[raw] = format_cards(tuple(int(c) for c in row), geometry)
+            out.append(seen[raw])
+        return out
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# The solve.
 
 
 def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
           restriction: str = "optimal", chart: ChartRules | None = None, n_jobs: int = -1,
-          backend: str = "loky", scheduler: str | None = None, chunk_size: int | None = None,
-          quiet: bool = False, force: bool = False) -> Summary:
+          backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
+          holds_from: Path | str | None = None) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
     Finished chunks already in the directory are kept (a killed solve
     resumes); a directory made for another solve is refused unless
     ``force`` moves it aside. ``backend`` is any joblib backend; ``"dask"``
     connects to the Dask scheduler at ``scheduler`` (or starts a local
-    cluster when it is None). Returns the game's summary, also written
-    to ``summary.parquet``.
+    cluster when it is None). ``holds_from``: a finished solve of the same
+    configuration and bonus bet whose stage A (``holds.parquet``) a
+    restricted strategy reads instead of solving it again. Returns the
+    game's summary, also written to ``summary.parquet``.
     """
-    from tqdm import tqdm
-
     start = time.monotonic()
-    geometry = config.geometry
     objective = Objective(bonus, restriction, chart)
     directory = Path(directory) if directory is not None else default_directory(config, objective)
-    hands, weights = deal_classes(geometry)
-    chunk_size = chunk_size or CHUNK_SIZE
-    n_chunks = -(-len(hands) // chunk_size)
-    prepare_directory(directory, config, objective, {"chunk_size": chunk_size, "deal_classes": len(hands)}, force)
-    if (directory / "summary.parquet").exists():
+    source = Path(holds_from) if holds_from is not None else None
+    if source is not None:
+        _check_holds_source(source, config, objective)
+    prepare_directory(directory, config, objective, {"holds_from": str(source) if source else None}, force)
+    if _complete(directory, source):
         return load_summary(directory, config)
-    metadata = file_metadata(config, objective)
-    wanted = describe(config, objective)
-    pending = [i for i in range(n_chunks) if not _chunk_done(directory, i, wanted)]
-    done_classes = len(hands) - sum(len(hands[i * chunk_size:(i + 1) * chunk_size]) for i in pending)
+    solve = _Solve(config, objective, directory)
     if not quiet:
-        print(f"solving {len(hands)} deal classes in {n_chunks} chunks ({n_chunks - len(pending)} already done) "
-              f"into {directory}", file=sys.stderr)
-    bar = tqdm(total=len(hands), initial=done_classes, unit="deal", desc="solve", disable=True if quiet else None,
-               smoothing=0.05)
+        print(f"solving into {directory}", file=sys.stderr)
+    timings: dict[str, float] = {}
     with _backend(backend, scheduler, n_jobs):
-        results = Parallel(return_as="generator_unordered")(
-            delayed(_solve_indexed)(i, hands[i * chunk_size:(i + 1) * chunk_size],
-                                    weights[i * chunk_size:(i + 1) * chunk_size], config, objective)
-            for i in pending
-        )
-        for index, result in results:
-            _write_chunk(directory, index, result, metadata)
-            bar.update(len(result.deals))
-    bar.close()
-    summary = _merge(directory, config, objective, n_chunks, len(hands), metadata, time.monotonic() - start)
+        with _timed(timings, "holds", quiet):
+            _stage_holds(solve, source, quiet)
+        with _timed(timings, "draws", quiet):
+            _stage_draws(solve, quiet)
+        with _timed(timings, "firsts", quiet):
+            _stage_firsts(solve, quiet)
+        with _timed(timings, "deals", quiet):
+            deals = _deal_choices(solve)
+        with _timed(timings, "outcomes", quiet):
+            counts, bonus_net, draws, declined = _forward(solve, deals, quiet)
+    summary = _finish(solve, deals, counts, bonus_net, draws, declined, time.monotonic() - start, timings)
     if not quiet:
         print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
     open_index(directory)  # built now rather than by the first query (solve's time excludes it)
+    _drop_chunks(directory)
     return summary
+
+
+#: What a finished solve's directory holds (with its own stage A unless it read another's).
+TABLE_FILES = ("firsts.parquet", "deals.parquet", "draws.parquet", "outcomes.parquet", "summary.parquet")
+
+
+def _complete(directory: Path, holds_from: Path | None) -> bool:
+    """Whether ``directory`` holds a finished solve's every table. The committed tables of the real deck
+    lack the large ones (``holds.parquet``, ``draws.parquet``): a solve into their directory makes them."""
+    own = holds_from is not None or (directory / "holds.parquet").exists()
+    return own and all((directory / name).exists() for name in TABLE_FILES)
+
+
+def _check_holds_source(source: Path, config: GameConfig, objective: Objective) -> None:
+    """Refuse a ``holds_from`` directory whose stage A was made for another configuration or bonus bet."""
+    try:
+        found = read_metadata(source / "holds.parquet")
+    except (OSError, ValueError, InputError) as error:
+        raise InputError(f"no stage A to read in {source}: {error}") from None
+    wanted = describe(config, Objective(objective.bonus))
+    differing = sorted(k for k in ("format", "version", "fingerprint", "bonus") if found.get(k) != wanted[k])
+    if differing:
+        raise InputError(f"the holds table in {source} was made for another solve: {', '.join(differing)} differ")
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str, quiet: bool) -> Iterator[None]:
+    """Time a stage of this run (a resumed run times only what it does), and say so on standard error."""
+    start = time.monotonic()
+    yield
+    timings[stage] = time.monotonic() - start
+    if not quiet:
+        print(f"{STAGE_NAMES.get(stage, stage)}: {timings[stage]:.1f} s", file=sys.stderr)
+
+
+def _finish(solve: _Solve, deals: list[DealChoice], counts: Counter, bonus_net: Counter, draws: pa.Table,
+            declined: int, seconds: float, timings: dict[str, float]) -> Summary:
+    """Write the deal and draw tables, then the outcomes and the summary (the summary last: its presence
+    marks a finished solve)."""
+    config, objective, directory = solve.config, solve.objective, solve.directory
+    geometry = config.geometry
+    metadata = file_metadata(config, objective)
+    write_table(directory / "deals.parquet", _deal_table(deals, config), metadata)
+    write_table(directory / "draws.parquet", sort_by_key(draws, "key", "double_down"), metadata)
+    size = geometry.size
+    ev_sum = 0.0
+    for deal in deals:  # class order: any chunking
+        ev_sum += deal.weight * sum(deal.options[i].ev for i in deal.chosen) / len(deal.chosen)
+    declined_deals = sum(d.weight for d in deals if d.level and d.options[d.chosen[0]].action != "claim")
+    fields = {
+        "tian_hu_declined": Fraction(declined_deals, comb(size, 6)),
+        "di_hu_declined": Fraction(declined, comb(size, 6) * comb(size - 6, 2) * objective.mix_unit),
+    }
+    summary = summarise(config, objective, counts, bonus_net, ev_sum, len(deals), draws.num_rows, seconds,
+                        directory=str(directory), **fields)
+    write_summary(directory, summary, metadata, {"stage_seconds": timings})
+    return summary
+
+
+def _drop_chunks(directory: Path) -> None:
+    """Remove the chunk files and working arrays of a finished solve."""
+    chunks = directory / "chunks"
+    if chunks.exists():
+        for path in chunks.iterdir():
+            path.unlink()
+        chunks.rmdir()
 
 
 class _backend:
@@ -487,90 +659,3 @@ class _backend:
         self.config.__exit__(*exc)
         if self.client is not None:
             self.client.close()
-
-
-def _merge(directory: Path, config: GameConfig, objective: Objective, n_chunks: int, n_classes: int,
-           metadata: dict[bytes, bytes], seconds: float) -> Summary:
-    """Combine the chunk files, in chunk order, into the final tables and the summary."""
-    counts: Counter = Counter()
-    bonus_net: Counter = Counter()
-    deal_parts, draw_parts = [], []
-    for index in range(n_chunks):
-        chunk_counts, chunk_bonus = _chunk_totals(directory, index)
-        counts.update(chunk_counts)
-        bonus_net.update(chunk_bonus)
-        deal_path, draw_path = _chunk_paths(directory, index)
-        deal_parts.append(pq.read_table(deal_path).replace_schema_metadata(None))
-        draw_parts.append(pq.read_table(draw_path).replace_schema_metadata(None))
-    deals = sort_by_key(pa.concat_tables(deal_parts), "key")
-    assert sum(deals["weight"].to_pylist()) == comb(config.geometry.size, 6)
-    draws = _unique_draws(pa.concat_tables(draw_parts))
-    ev_sum = 0.0
-    for weight, ev in zip(deals["weight"].to_pylist(), deals["best_ev"].to_pylist()):  # class order: any chunking
-        ev_sum += weight * ev
-    size = config.geometry.size
-    deal_rows = zip(*_columns(deals, "weight", "tian_hu", "best_action"))
-    draw_rows = zip(*_columns(draws, "reach", "actions", "best_action"))
-    declined = {
-        "tian_hu_declined": Fraction(sum(w for w, level, best in deal_rows if level and best != "claim"),
-                                     comb(size, 6)),
-        "di_hu_declined": Fraction(sum(r for r, actions, best in draw_rows if "claim" in actions and best != "claim"),
-                                   comb(size, 6) * comb(size - 6, 2) * objective.mix_unit),
-    }
-    write_table(directory / "deals.parquet", deals, metadata)
-    write_table(directory / "draws.parquet", draws, metadata)
-    summary = summarise(config, objective, counts, bonus_net, ev_sum, n_classes, draws.num_rows, seconds,
-                        directory=str(directory), **declined)
-    write_table(directory / "outcomes.parquet", _outcome_table(summary), metadata)
-    summary_row = {k: v for k, v in summary.to_json().items() if k not in ("outcomes", "decisions")}
-    summary_row["decisions"] = json.dumps(summary.decisions())
-    summary_row["denominator"] = str(summary.denominator)
-    summary_row["tian_hu_declined"] = str(summary.tian_hu_declined)
-    summary_row["di_hu_declined"] = str(summary.di_hu_declined)
-    write_table(directory / "summary.parquet", pa.Table.from_pylist([summary_row]), metadata)
-    write_json(directory / "summary.json", summary.to_json())
-    return summary
-
-
-def _columns(table: pa.Table, *names: str) -> list[list]:
-    return [table[name].to_pylist() for name in names]
-
-
-def _unique_draws(draws: pa.Table) -> pa.Table:
-    """One row per (state, DD): the same canonical state reached from several chunks has its reach summed."""
-    draws = draws.append_column("row", pa.array(np.arange(draws.num_rows)))
-    grouped = draws.group_by(["key", "double_down"], use_threads=False).aggregate([("reach", "sum"), ("row", "min")])
-    first = draws.take(grouped["row_min"]).drop_columns(["row"])
-    index = first.schema.get_field_index("reach")
-    first = first.set_column(index, "reach", grouped["reach_sum"])
-    return sort_by_key(first, "key", "double_down")
-
-
-def _outcome_table(summary: Summary) -> pa.Table:
-    return pa.Table.from_pylist([
-        {"outcome": r.outcome.label(), "kind": r.outcome.kind, "double_down": r.outcome.double_down,
-         "fa_bet": r.outcome.fa_bet, "ting_bet": r.outcome.ting_bet, "net": r.net,
-         "total_bet": r.outcome.total_bet(), "combinations": str(r.combinations),
-         "probability": float(r.probability), "return": r.contribution}
-        for r in summary.outcomes
-    ])
-
-
-def load_summary(directory: Path | str, config: GameConfig) -> Summary:
-    """The summary of a finished solve, rebuilt exactly from its files."""
-    directory = Path(directory)
-    if not (directory / "summary.parquet").exists():
-        raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
-    found = read_metadata(directory / "summary.parquet")
-    check_tables(directory, config, Objective.from_description(found))
-    row = pq.read_table(directory / "summary.parquet").to_pylist()[0]
-    denominator = int(row["denominator"])
-    rows = [OutcomeRow(Outcome(r["kind"], r["double_down"], r["fa_bet"], r["ting_bet"]), r["net"],
-                       int(r["combinations"]),
-                       Fraction(int(r["combinations"]), denominator))
-            for r in pq.read_table(directory / "outcomes.parquet").to_pylist()]
-    return _summary(config, rows, denominator, ev=row["ev"], deal_classes=row["deal_classes"], deals=row["deals"],
-                    draw_states=row["draw_states"], bonus_bet=row["bonus_bet"], restriction=row["restriction"],
-                    bonus_net_settled=row["bonus_net_per_bet_placed"], seconds=row["seconds"],
-                    tian_hu_declined=Fraction(row["tian_hu_declined"]), di_hu_declined=Fraction(row["di_hu_declined"]),
-                    directory=str(directory), reused=True)

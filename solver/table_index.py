@@ -1,31 +1,32 @@
 """A lookup index of a table directory, so that a query loads neither pyarrow nor numpy.
 
 Importing pyarrow and numpy takes about 0.35 s on a 2-core machine, more
-than a whole ``best --tables`` query may take. So the first query on a
-table directory copies what queries read (the summary's metadata, and the
-options of every deal and draw row) into an SQLite file in the cache folder
-(:func:`solver.diskcache.cache_dir`), and later queries read that with the
-standard library alone. The parquet files stay the tables; the index is a
-cache of them:
+than a whole ``best --tables`` query may take, and a query is 15 lookups.
+So the solve (or the first query) copies what queries read into one
+binary file in the cache folder (:func:`solver.diskcache.cache_dir`):
+
+* a header: the summary's metadata and where each table's arrays start;
+* per table (``holds``: stage A, ``firsts``: stage C), its sorted keys
+  (int64) and each row's values (float64), little-endian,
+
+which the standard library memory-maps and searches by bisection. The
+parquet files stay the tables; the index is a cache of them:
 
 * its name is a digest of the footers of ``summary.parquet``,
-  ``deals.parquet`` and ``draws.parquet`` (each footer holds the file's
+  ``holds.parquet`` and ``firsts.parquet`` (each footer holds the file's
   schema, row-group offsets and statistics, and the solve's metadata with
   its creation time), so a re-solved or changed directory gets a new index
   and a stale one is never read;
-* it is written to a temporary name, synced and renamed, so a killed
-  build leaves at most a temporary file, never a partial index; an index
-  that cannot be read is deleted, to be built again;
-* the index is a cache: whatever stops it being built or read (an
-  unwritable cache folder, a damaged parquet file), queries read the
-  parquet files, as they would without it.
+* it is written to a temporary name, synced and renamed, so a killed build
+  leaves at most a temporary file, never a partial index; an index that
+  cannot be read is deleted, to be built again;
+* whatever stops it being built or read (an unwritable cache folder, a
+  damaged parquet file), queries read the parquet files, as they would
+  without it.
 
 A table directory's indexes are not removed when it is solved again; old
-``tables-*.sqlite`` files in the cache folder can be deleted at any time.
-
-Options are stored as the row's ``actions``, ``discards``, ``bets``, ``evs``
-and ``risks`` lists in JSON (floats written with ``repr``, so they read back
-bit for bit), zlib-compressed.
+``tables-*.idx`` files in the cache folder can be deleted at any time
+(``mahjong-poker cache``).
 """
 
 from __future__ import annotations
@@ -33,19 +34,23 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import mmap
 import os
-import sqlite3
+import struct
 import tempfile
-import zlib
 from pathlib import Path
 from typing import Any
 
 from .diskcache import cache_dir
 
 #: Bump when the index's layout changes.
-INDEX_FORMAT = 1
-FILES = ("summary.parquet", "deals.parquet", "draws.parquet")
-OPTION_COLUMNS = ("actions", "discards", "bets", "evs", "risks")
+INDEX_FORMAT = 2
+FILES = ("summary.parquet", "firsts.parquet", "holds.parquet")
+"""The files an index copies from: the summary, and the tables present (a clone of the committed tables
+has stage C's ``firsts`` for deal queries, not stage A's ``holds``, which the solve regenerates)."""
+MAGIC = b"MJPIDX02"
+#: What each table's rows hold, from its parquet file: (list column of F values, or plain columns).
+TABLE_COLUMNS = {"holds": ("evs",), "firsts": ("ev", "ev_dd")}
 
 
 def footer_digest(path: Path) -> bytes:
@@ -59,12 +64,17 @@ def footer_digest(path: Path) -> bytes:
         return hashlib.sha256(handle.read()).digest()  # the footer and its last 8 bytes
 
 
+def _present(directory: Path) -> list[str]:
+    """The index's files that ``directory`` holds (the summary always: raises OSError if it is missing)."""
+    return [name for name in FILES if name == FILES[0] or (directory / name).exists()]
+
+
 def index_path(directory: Path) -> Path:
-    """Where the index of ``directory``'s current files lives (raises OSError if one is missing)."""
+    """Where the index of ``directory``'s current files lives (raises OSError if the summary is missing)."""
     digest = hashlib.sha256()
-    for name in FILES:
-        digest.update(footer_digest(directory / name))
-    return cache_dir() / f"tables-{digest.hexdigest()[:40]}-i{INDEX_FORMAT}.sqlite"
+    for name in _present(directory):
+        digest.update(name.encode() + footer_digest(directory / name))
+    return cache_dir() / f"tables-{digest.hexdigest()[:40]}-i{INDEX_FORMAT}.idx"
 
 
 class IndexDamaged(OSError):
@@ -76,29 +86,38 @@ class TableIndex:
 
     def __init__(self, path: Path) -> None:
         self._path = path
-        self._db = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True)
-        # sqlite3 opens lazily: read now, so that a damaged file fails here
-        (value,) = self._db.execute("SELECT value FROM meta WHERE name = 'summary'").fetchone()
-        self._metadata = json.loads(value)
+        with open(path, "rb") as handle:
+            self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        if self._map[:8] != MAGIC:
+            raise ValueError(f"{path} is not a table index")
+        (length,) = struct.unpack_from("<Q", self._map, 8)
+        header = json.loads(self._map[16:16 + length])
+        self._metadata = header["metadata"]
+        self._tables = header["tables"]
 
     def metadata(self) -> dict[str, Any]:
         """The summary file's ``mahjong_poker`` metadata."""
         return self._metadata
 
-    def deal(self, key: int) -> dict[str, Any] | None:
-        """Option lists of the deal row with this key, or None."""
-        return self._row("SELECT options FROM deals WHERE key = ?", (key,))
-
-    def draw(self, key: int, double_down: float) -> dict[str, Any] | None:
-        """Option lists of the draw row with this key and double-down bet, or None."""
-        return self._row("SELECT options FROM draws WHERE key = ? AND double_down = ?", (key, double_down))
-
-    def _row(self, query: str, args: tuple) -> dict[str, Any] | None:
+    def lookup(self, table: str, key: int) -> tuple[float, ...] | None:
+        """The values of the row of ``table`` with this key, or None (also when the index lacks the table)."""
+        if table not in self._tables:
+            return None
         try:
-            found = self._db.execute(query, args).fetchone()
-            return None if found is None else dict(zip(OPTION_COLUMNS, json.loads(zlib.decompress(found[0]))))
-        except (sqlite3.Error, zlib.error, ValueError) as error:
-            self._db.close()
+            spec = self._tables[table]
+            keys, rows, width = spec["keys"], spec["rows"], spec["width"]
+            lo, hi = 0, rows
+            while lo < hi:  # bisection over the sorted keys
+                mid = (lo + hi) // 2
+                if struct.unpack_from("<q", self._map, keys + 8 * mid)[0] < key:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo == rows or struct.unpack_from("<q", self._map, keys + 8 * lo)[0] != key:
+                return None
+            return struct.unpack_from(f"<{width}d", self._map, spec["values"] + 8 * width * lo)
+        except (KeyError, struct.error, ValueError) as error:
+            self._map.close()
             _delete(self._path)
             raise IndexDamaged(f"{self._path}: {error}") from None
 
@@ -119,7 +138,7 @@ def open_index(directory: Path, build: bool = True) -> TableIndex | None:
             return None
     try:
         return TableIndex(path)
-    except (sqlite3.Error, TypeError, ValueError):  # a damaged file (TypeError: no meta row)
+    except (OSError, ValueError, KeyError):  # a damaged file
         _delete(path)
         return None
 
@@ -131,38 +150,53 @@ def _delete(path: Path) -> None:
 
 
 def build_index(directory: Path, path: Path) -> None:
-    """Copy the summary's metadata and every deal and draw row's options into a new index at ``path``.
-
-    The solve writes one row per key (per key and double-down for draws); a
-    file with two is refused (a uniqueness error), and the parquet files
-    answer, as :func:`solver.tables.lookup` does, with the first.
-    """
+    """Copy the summary's metadata and the holds and firsts tables' keys and values into a new index
+    at ``path``. Keys must be strictly increasing (the solve writes them so); a file that breaks this is
+    refused, and the parquet files answer."""
+    import numpy as np
     import pyarrow.parquet as pq
 
     from .tables import read_metadata
 
+    arrays = {}
+    for table, columns in TABLE_COLUMNS.items():
+        if f"{table}.parquet" not in _present(directory):
+            continue
+        data = pq.read_table(directory / f"{table}.parquet", columns=["key", *columns])
+        keys = data["key"].to_numpy()
+        if len(keys) > 1 and not (np.diff(keys) > 0).all():
+            raise ValueError(f"{table}.parquet: keys are not strictly increasing")
+        parts = []
+        for name in columns:
+            column = data[name].combine_chunks()
+            if hasattr(column, "flatten"):
+                parts.append(column.flatten().to_numpy().reshape(len(keys), -1))
+            else:
+                parts.append(column.to_numpy().reshape(len(keys), 1))
+        arrays[table] = (keys.astype("<i8"), np.ascontiguousarray(np.hstack(parts), dtype="<f8"))
+    header: dict[str, Any] = {"metadata": read_metadata(directory / "summary.parquet"), "tables": {}}
+    # offsets depend on the header's length, which depends on the offsets: lay out with room to spare
+    text = b""
+    for _ in range(3):
+        offset = 16 + len(text) + 64
+        offset += -offset % 8
+        for table, (keys, values) in arrays.items():
+            header["tables"][table] = {"rows": len(keys), "width": values.shape[1], "keys": offset,
+                                       "values": offset + keys.nbytes}
+            offset += keys.nbytes + values.nbytes
+        text = json.dumps(header).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=path.parent, prefix="tables-", suffix=".tmp", delete=False) as handle:
         tmp = Path(handle.name)
     try:
-        db = sqlite3.connect(tmp)
-        db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT)")
-        db.execute("CREATE TABLE deals (key INTEGER PRIMARY KEY, options BLOB)")
-        db.execute("CREATE TABLE draws (key INTEGER, double_down REAL, options BLOB, PRIMARY KEY (key, double_down))")
-        db.execute("INSERT INTO meta VALUES ('summary', ?)",
-                   (json.dumps(read_metadata(directory / "summary.parquet")),))
-        for table, keys in (("deals", ("key",)), ("draws", ("key", "double_down"))):
-            places = ", ".join("?" * (len(keys) + 1))
-            for batch in pq.ParquetFile(directory / f"{table}.parquet").iter_batches(columns=[*keys, *OPTION_COLUMNS]):
-                columns = batch.to_pydict()
-                db.executemany(f"INSERT INTO {table} VALUES ({places})", (
-                    (*(columns[k][i] for k in keys),
-                     zlib.compress(json.dumps([columns[c][i] for c in OPTION_COLUMNS]).encode()))
-                    for i in range(batch.num_rows)))
-        db.commit()
-        db.close()
-        with open(tmp, "rb") as written:
-            os.fsync(written.fileno())
+        with open(tmp, "wb") as out:
+            out.write(MAGIC + struct.pack("<Q", len(text)) + text)
+            for table, (keys, values) in arrays.items():
+                out.write(b"\0" * (header["tables"][table]["keys"] - out.tell()))
+                out.write(keys.tobytes())
+                out.write(values.tobytes())
+            out.flush()
+            os.fsync(out.fileno())
         if index_path(directory) != path:
             raise OSError(f"the tables in {directory} changed while being indexed")
         os.replace(tmp, path)

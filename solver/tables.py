@@ -4,9 +4,11 @@ A table directory holds the output of one solve (one configuration, one
 objective, one code version):
 
     manifest.json      what the directory was made for (checked before any reuse)
-    chunks/            one deal file and one draw file per finished chunk of deal classes
+    chunks/            while solving: one file per finished chunk of a stage, and the merged arrays
+    holds.parquet      stage A: every (hold, four dead cards) class, the value of each fa-hu bet
+    firsts.parquet     stage C: every (first hold, two thrown) class, its value without and with DD
     deals.parquet      every deal class: canonical hand, weight, every option's EV, the best
-    draws.parquet      every post-draw state reached under optimal play, every option's EV
+    draws.parquet      every post-draw state the strategy reaches: its reach and the option played
     outcomes.parquet   the return table: every final outcome, exact counts and probabilities
     summary.parquet    one row: EV, house edge, element of risk, standard deviation, decision rates
 
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 
 #: Bump when the tables' layout or meaning changes, or when a code change can change any number in
 #: them: tables and chunks of another format are never reused.
-FORMAT = 2
+FORMAT = 3
 METADATA_KEY = b"mahjong_poker"
 ROW_GROUP_SIZE = 4096
 

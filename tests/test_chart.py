@@ -19,6 +19,7 @@ from solver.combinatorics import remove_cards
 from solver.config import GameConfig
 from solver.patterns import PSEUDO, ChartRules, dead_touching, hold_pattern
 from solver.symmetry import apply, relabellings
+from solver.table_reader import draw_rows
 from solver.ting import ting_bet_ev
 from tests.conftest import TWO_SUITS_TOML
 
@@ -59,7 +60,8 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
     geometry = config.geometry
     name, weight_column = ("deals.parquet", "weight") if stage.stage == "deal" else ("draws.parquet", "reach")
     loss = Fraction(0)
-    for row in pq.read_table(tables / name).to_pylist():
+    rows = pq.read_table(tables / name).to_pylist() if stage.stage == "deal" else draw_rows(tables, config)
+    for row in rows:
         hand = parse_cards(row["hand"], geometry)
         dead = parse_cards(row["dead"], geometry) if stage.stage == "draw" else ()
         for rule in stage.rules if rules is None else rules:

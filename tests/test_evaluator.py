@@ -213,28 +213,3 @@ def test_deal_stage_is_the_same_for_any_number_of_jobs() -> None:
         two = evaluate(state, config, progress=lambda done, total, seen=seen: seen.append((done, total)), n_jobs=2)
         assert [o.ev for o in one] == [o.ev for o in two]
         assert seen[-1][0] == seen[-1][1] and all(a <= b for (a, _), (b, _) in zip(seen, seen[1:]))
-
-
-def test_deals_sharing_a_hold_memo_get_the_same_values() -> None:
-    """Neighbouring deal classes share hold values through a memo keyed by canonical state (as the solve's
-    chunks do): every option and every hold value is bit for bit what each deal gets alone, and the memo
-    really is read (the later deals have less kernel work to do)."""
-    from solver.deal import evaluate_deal
-    from solver.symmetry import deal_classes
-
-    config = REDUCED
-    hands, _ = deal_classes(config.geometry)
-    memo: dict = {}
-    for k, row in enumerate(hands[300:304]):
-        hand = tuple(int(c) for c in row)
-        work: dict[str, int] = {}
-        shared = evaluate_deal(hand, config, memo=memo,
-                               progress=lambda done, total, work=work: work.__setitem__("shared", total))
-        alone = evaluate_deal(hand, config, progress=lambda done, total, work=work: work.__setitem__("alone", total))
-        assert [(o.action, o.discard, o.bet, o.ev) for o in shared.options] == [
-            (o.action, o.discard, o.bet, o.ev) for o in alone.options]
-        for with_memo, without in zip(shared.hold_values, alone.hold_values):
-            assert with_memo.keys() == without.keys()
-            assert all(np.array_equal(with_memo[h], without[h]) for h in without)
-        if k > 0:
-            assert work["shared"] < work["alone"]

@@ -25,7 +25,7 @@ from tests.plain_game import PlainGame
 
 ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)  # 16 cards, 124 deal classes
 ONE_SUIT_TOML = "[deck]\nsuits = 1\nranks = 5\ncopies = 3\njokers = 1\n"
-TABLES = ("deals.parquet", "draws.parquet", "outcomes.parquet", "summary.parquet")
+TABLES = ("holds.parquet", "firsts.parquet", "deals.parquet", "draws.parquet", "outcomes.parquet", "summary.parquet")
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +90,17 @@ def test_weights_and_return_table_invariants(solved: Path) -> None:
     assert meta["fingerprint"] == ONE_SUIT.fingerprint() and "[deck]" in meta["config"] and meta["created"]
 
 
-def test_tables_answer_queries_exactly_as_the_evaluator(solved: Path) -> None:
-    """Every deal class, and a post-draw state, through the tables and directly: the same options."""
+def same_options(found: list, expected: list) -> None:
+    """The same options in the same order, EVs to 1e-12 (the tables' sums run in another order)."""
+    def shape(options: list) -> list:
+        return [(o.action, o.discard, o.bet, o.risk) for o in options]
+
+    assert shape(found) == shape(expected)
+    assert [o.ev for o in found] == pytest.approx([o.ev for o in expected], abs=1e-12, rel=0)
+
+
+def test_tables_answer_queries_as_the_evaluator(solved: Path) -> None:
+    """Every ninth deal class, and a post-draw state, through the tables (15 lookups) and from scratch."""
     g = ONE_SUIT.geometry
     from solver.cards import format_cards
 
@@ -101,14 +110,16 @@ def test_tables_answer_queries_exactly_as_the_evaluator(solved: Path) -> None:
         from_tables = best_play(text, ONE_SUIT, tables=solved)
         direct = best_play(text, ONE_SUIT)
         assert from_tables.source == "tables" and direct.source == "evaluator"
-        assert from_tables.options == direct.options and from_tables.best == direct.best
+        same_options(from_tables.options, direct.options)
+        assert from_tables.best == direct.best
     draw = pq.read_table(solved / "draws.parquet").slice(3, 1).to_pylist()[0]
     dd = draw["double_down"]
     from_tables = best_play(draw["hand"], ONE_SUIT, dead=draw["dead"], double_down=dd, tables=solved)
     direct = best_play(draw["hand"], ONE_SUIT, dead=draw["dead"], double_down=dd)
-    assert from_tables.source == "tables" and from_tables.options == direct.options
+    assert from_tables.source == "tables"
+    same_options(from_tables.options, direct.options)
     # A relabelled hand (ranks reversed) maps onto the same class and gets the mapped answer.
-    assert best_play("12345m J", ONE_SUIT, tables=solved).options[0].ev == best_play("12345m J", ONE_SUIT).options[0].ev
+    same_options(best_play("12345m J", ONE_SUIT, tables=solved).options, best_play("12345m J", ONE_SUIT).options)
 
 
 @pytest.mark.parametrize("jobs, backend", [(2, "loky"), (2, "dask")])
@@ -128,22 +139,28 @@ def test_jobs_and_backends_give_identical_tables(solved: Path, tmp_path: Path, j
     tables_equal(solved, tmp_path / "t")
 
 
-def test_a_killed_solve_resumes_to_identical_tables(solved: Path, tmp_path: Path) -> None:
-    """kill -9 in the middle of the solve, rerun: the same tables as an uninterrupted solve."""
+@pytest.mark.parametrize("stop_after", ["holds-00002", "draws-00000", "firsts-00003", "tracking-00000"])
+def test_a_killed_solve_resumes_to_identical_tables(tmp_path: Path, stop_after: str) -> None:
+    """kill -9 once a given chunk file is written (in stage A, B, C or the tracking walk), with a
+    half-written file left behind: the rerun gives the same tables as an uninterrupted solve."""
+    config = "GameConfig(suits=2, ranks=4, copies=2, jokers=1)"
+    whole = tmp_path / "whole"
+    solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), whole, n_jobs=1, quiet=True)
     target = tmp_path / "killed"
     script = ("from solver.config import GameConfig; from solver.solve import solve; "
-              f"solve(GameConfig(suits=1, ranks=5, copies=3, jokers=1), {str(target)!r}, n_jobs=1, quiet=True)")
+              f"solve({config}, {str(target)!r}, n_jobs=1, quiet=True)")
     process = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
+    marker = target / "chunks" / f"{stop_after}.parquet"
     deadline = time.monotonic() + 120
-    while len(list((target / "chunks").glob("deals-*.parquet"))) < 3 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    finished = len(list((target / "chunks").glob("deals-*.parquet")))
-    assert 3 <= finished < 8 and not (target / "summary.parquet").exists()
-    (target / "chunks" / "deals-00007.parquet.tmp").write_bytes(b"half a file")  # as if killed mid-write
-    solve(ONE_SUIT, target, n_jobs=1, quiet=True)
-    tables_equal(solved, target)
+    assert marker.exists() and not (target / "summary.parquet").exists()
+    (target / "chunks" / "holds-00001.parquet.tmp").write_bytes(b"half a file")  # as if killed mid-write
+    solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), target, n_jobs=1, quiet=True)
+    tables_equal(whole, target)
+    assert not (target / "chunks").exists()
 
 
 def test_a_directory_made_for_another_solve_is_refused(solved: Path, tmp_path: Path, capsys) -> None:
@@ -211,17 +228,31 @@ def test_bets_that_are_not_short_decimals_survive_the_tables(tmp_path: Path) -> 
     assert float(summary.ev_exact) == pytest.approx(summary.ev, abs=1e-12)
 
 
-def test_chunks_of_another_solve_are_redone(solved: Path, tmp_path: Path) -> None:
+def test_chunks_of_another_solve_are_redone(solved: Path, tmp_path: Path, monkeypatch) -> None:
     """A chunk file that belongs to another configuration (copied in by mistake) is not reused."""
-    import shutil
+    import solver.solve
 
     other = tmp_path / "other"
+    monkeypatch.setattr(solver.solve, "_drop_chunks", lambda directory: None)  # keep the other solve's chunks
     solve(GameConfig(suits=1, ranks=5, copies=3, jokers=1, tian_hu=4.0), other, n_jobs=1, quiet=True)
+    monkeypatch.undo()
     mixed = tmp_path / "mixed"
-    shutil.copytree(solved, mixed)
-    for name in TABLES:
-        (mixed / name).unlink()
-    for name in ("deals-00000.parquet", "draws-00000.parquet"):
-        shutil.copy(other / "chunks" / name, mixed / "chunks" / name)
+    (mixed / "chunks").mkdir(parents=True)
+    (mixed / "manifest.json").write_text((solved / "manifest.json").read_text())
+    for name in ("holds-00000.parquet", "draws-00000.parquet", "firsts-00000.parquet"):
+        (mixed / "chunks" / name).write_bytes((other / "chunks" / name).read_bytes())
     solve(ONE_SUIT, mixed, n_jobs=1, quiet=True)
     tables_equal(solved, mixed)
+
+
+def test_a_restricted_strategy_reads_stage_a_from_the_main_solve(solved: Path, tmp_path: Path) -> None:
+    """Restrictions change only the later stages: reading the main solve's stage A gives the tables and
+    figures of a restricted solve made from scratch."""
+    for restriction in ("minimum-bets", "no-double-down"):
+        alone = solve(ONE_SUIT, tmp_path / f"{restriction}-alone", restriction=restriction, n_jobs=1, quiet=True)
+        shared = solve(ONE_SUIT, tmp_path / restriction, restriction=restriction, n_jobs=1, quiet=True,
+                       holds_from=solved)
+        assert shared.ev_exact == alone.ev_exact and shared.outcomes == alone.outcomes
+        assert not (tmp_path / restriction / "holds.parquet").exists()
+    with pytest.raises(InputError, match="another solve"):
+        solve(ONE_SUIT, tmp_path / "bonus", bonus=1.0, restriction="minimum-bets", holds_from=solved, quiet=True)
