@@ -1,4 +1,4 @@
-"""The bonus bet (RULES.md section 5): payout of six community cards and its exact return table.
+"""The bonus bet (docs/rules.md, "The bonus bet"): payout of six community cards and its exact return table.
 
 The six community cards are never jokers. Each 6-card multiset of suited
 cards is classified into a bit mask of the categories that apply; a

@@ -1,4 +1,4 @@
-"""Cards, the deck geometry and MPSZ notation (RULES.md section 1).
+"""Cards, the deck geometry and MPSZ notation (docs/rules.md, "Cards").
 
 Encoding: a suited card of suit ``s`` (0 = m, 1 = p, 2 = s) and rank ``r``
 (1-based) has type index ``s * ranks + (r - 1)``; the joker has the last type

@@ -414,7 +414,7 @@ def ting_outs_table(config: GameConfig, max_outs: int = 30) -> list[dict[str, An
     probability 1 - C(n - a, 2) / C(n, 2); each cell is the best option at
     that probability (``ting_thresholds``, flushes counted as plain wins).
     At a threshold the options tie, and the one with less money at risk is
-    taken (RULES.md section 4).
+    taken (docs/rules.md, "Information and optimal play").
     """
     n = config.geometry.size - config.geometry.jokers - 12
     out = []

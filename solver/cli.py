@@ -21,7 +21,7 @@ from .textfmt import text_table
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE", help="game configuration (TOML); default: the rules of RULES.md")
+    parser.add_argument("--config", metavar="FILE", help="game configuration (TOML); default: docs/rules.md")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
@@ -83,7 +83,7 @@ def cmd_best(args: argparse.Namespace) -> None:
     (the 4 discards), --community (the 4 community cards), --fa (the F bet).
     Cards use MPSZ notation: 112m 34p J. With --bonus B the objective is
     main game plus a bonus bet of B, which pushes unless the player bets
-    ting-hu (RULES.md section 5).
+    ting-hu (docs/rules.md, "The bonus bet").
     """
     config = _config(args)
     geometry = config.geometry

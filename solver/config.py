@@ -1,4 +1,4 @@
-"""The game configuration (RULES.md section 6): deck, payouts, bet sizes, interpretations.
+"""The game configuration (docs/rules.md, "Configuration"): deck, payouts, bet sizes, interpretations.
 
 A configuration is a frozen dataclass; variants are data, never copied code.
 It loads from a TOML file with four tables, each key documented below::
@@ -6,9 +6,9 @@ It loads from a TOML file with four tables, each key documented below::
     [deck]             decks, suits, ranks, copies, jokers
     [payouts]          tian_hu ... ting_hu_flush, and the bet sizes
     [bonus]            the six bonus payouts and the stacking options
-    [interpretations]  the choices RULES.md marks [interpretation]
+    [interpretations]  the choices docs/rules.md marks [interpretation]
 
-Any key may be omitted (the default of RULES.md applies). An unknown key or
+Any key may be omitted (the default of docs/rules.md applies). An unknown key or
 an unplayable value raises :class:`ConfigError` naming ``table.key``.
 """
 
@@ -36,7 +36,7 @@ class GameConfig:
 
     # [deck]
     decks: int = 1
-    """Number of decks shuffled together (RULES.md 1)."""
+    """Number of decks shuffled together (docs/rules.md, "Cards")."""
     suits: int = 3
     """Suits per deck: 3 in the real game (m, p, s); fewer for test geometries."""
     ranks: int = 9
@@ -91,7 +91,7 @@ class GameConfig:
     """All six cards of one suit."""
     bonus_hu_flush_add: bool = True
     """Stacking: hu and flush are paid on top of the highest of the four
-    ranked combinations and of each other (RULES.md 5). When false only the
+    ranked combinations and of each other (docs/rules.md, "The bonus bet"). When false only the
     single highest-paying combination is paid."""
 
     # [interpretations]
@@ -235,7 +235,7 @@ def config_from_dict(data: dict[str, Any]) -> GameConfig:
 
 
 def load_config(path: str | Path | None) -> GameConfig:
-    """Load a TOML configuration file; ``None`` gives the defaults of RULES.md."""
+    """Load a TOML configuration file; ``None`` gives the defaults of docs/rules.md."""
     if path is None:
         return DEFAULT_CONFIG
     try:

@@ -1,4 +1,4 @@
-"""The deal decision (RULES.md steps 3-5): claim tian-hu, or double down (or not) and discard two.
+"""The deal decision (docs/rules.md, steps 3-5): claim tian-hu, or double down (or not) and discard two.
 
 Every two-card draw (jokers included: a joker drawn here stays in hand) is
 enumerated as a multiset with its multiplicity. After a draw the player

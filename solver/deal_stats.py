@@ -1,4 +1,4 @@
-"""Figures of the six-card deal: how many deals can claim a tian-hu (RULES.md section 3, step 3)."""
+"""Figures of the six-card deal: how many deals can claim a tian-hu (docs/rules.md, "A hand, step by step", step 3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The draw decision (RULES.md steps 6-9): claim di-hu, fold, or bet F with a four-card hold.
+"""The draw decision (docs/rules.md, steps 6-9): claim di-hu, fold, or bet F with a four-card hold.
 
 After the first draw the player holds six cards and has discarded two
 (dead). Whatever is kept, the community comes from the same unseen suited

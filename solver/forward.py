@@ -152,8 +152,8 @@ def _groups(rows: np.ndarray):
 def draw_decisions(draws: DrawStage, keys: np.ndarray, double_down: np.ndarray, config: GameConfig
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The option each reached post-draw state plays under optimal play (claim, fold or the first best
-    bet, RULES.md 4's ties to less money at risk), as an index into its canonical option list, and the
-    states' rows in stage B; ``draws`` must hold every key."""
+    bet, ties to less money at risk: docs/rules.md, "Information and optimal play"), as an index into its
+    canonical option list, and the states' rows in stage B; ``draws`` must hold every key."""
     rows = np.searchsorted(draws.keys, keys)
     assert (draws.keys[rows] == keys).all(), "every reached post-draw state is in stage B"
     level = draws.level[rows]

@@ -1,4 +1,4 @@
-"""The fa-hu value of a kept four-card hold (RULES.md steps 8-14).
+"""The fa-hu value of a kept four-card hold (docs/rules.md, steps 8-14).
 
 After the second discard the player keeps a hold ``H`` and has seen eight
 cards; the community comes from the unseen suited cards ``U``. The value of
@@ -188,8 +188,8 @@ def track_size(n_multiples: int) -> int:
 
 @kernel(inline="always")
 def _tracked_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
-    """The ting decision RULES.md section 4 takes: best EV, ties within 1e-12 to less money at risk
-    (fold, then smaller G); 0 folds, ``m + 1`` bets ``multiples[m]``."""
+    """The ting decision of docs/rules.md ("Information and optimal play"): best EV, ties within 1e-12 to less
+    money at risk (fold, then smaller G); 0 folds, ``m + 1`` bets ``multiples[m]``."""
     _, top = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
     if -(1.0 + fa_bet) >= top - TIE_TOLERANCE:
         return 0

@@ -48,7 +48,7 @@ that contain a fixed set of type multiset ``s``), so the walk never visits
 them.
 
 **Exact.** Every count is an integer held in a float well below 2^53, and
-with payouts that are multiples of 1/2 (all of RULES.md's) every product
+with payouts that are multiples of 1/2 (all of docs/rules.md's) every product
 and sum is too: the values are exact sums, whatever the order of the
 communities (the loops are vectorised with reassociation, which changes
 nothing on integers), and divided once at the end.
@@ -452,9 +452,9 @@ def _leaf_values(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr
 def _leaf_tracked(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
                   t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums):
     """The ting decisions of one fa-hu bet (``c``, ``f``; ting multiples from ``m_lo`` to ``m_hi``)
-    community by community, as RULES.md 4 takes them (ties to less money at risk), counted into
-    ``sums``: bets of the smallest and of the largest G with their weighted win counts, and the
-    summed bonus net of the bets."""
+    community by community, as docs/rules.md ("Information and optimal play") takes them (ties to less money
+    at risk), counted into ``sums``: bets of the smallest and of the largest G with their weighted win counts,
+    and the summed bonus net of the bets."""
     tol = TIE_TOLERANCE * t2
     small_w = 0.0
     small_hu = 0.0

@@ -1,4 +1,4 @@
-"""Hu detection (RULES.md section 2), with jokers wild.
+"""Hu detection (docs/rules.md, "The hu"), with jokers wild.
 
 A group of cards can form a hu when a pair and a set (triplet or run) fit
 in it, jokers filling the gaps. Since jokers are wild, this reduces to a

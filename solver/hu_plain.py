@@ -1,6 +1,6 @@
 """The hu level of a few cards in plain Python, for table queries that must not import numpy.
 
-A direct reading of RULES.md section 2: some pair and some set (a triplet,
+A direct reading of docs/rules.md, "The hu": some pair and some set (a triplet,
 or three consecutive ranks of one suit) whose missing cards the jokers can
 fill; a flush hu when the pair and the set are of one suit. Slower than
 :mod:`solver.hu` by far, and independent of it (the tests hold the two to

@@ -1,10 +1,10 @@
 """What a solved strategy maximises: the main game, optionally plus a bonus bet, optionally restricted.
 
-Optimal play maximises the main game's EV (RULES.md section 4). Two kinds of
+Optimal play maximises the main game's EV (docs/rules.md, "Information and optimal play"). Two kinds of
 variation are solved with the same machinery and kept apart in the tables:
 
 - a **bonus bet** of B: maximise main game plus B times the bonus bet's net
-  (RULES.md section 5; the bonus pushes unless the player bets ting-hu);
+  (docs/rules.md, "The bonus bet"; the bonus pushes unless the player bets ting-hu);
 - a **restriction**: a simple fixed rule a player might follow, with optimal
   play everywhere else, so its exact EV can be set beside the optimal one:
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-#: EVs closer than this are ties (RULES.md section 4).
+#: EVs closer than this are ties (docs/rules.md, "Information and optimal play").
 TIE_TOLERANCE = 1e-12
 
 

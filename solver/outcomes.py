@@ -101,7 +101,7 @@ def slot_scale(geometry: DeckGeometry, slot: int) -> tuple[int, int]:
 def hold_outcomes(hold_counts: np.ndarray, unseen_suited: np.ndarray, fa_bet: float, double_down: float,
                   config: GameConfig, bonus_bet: float = 0.0) -> tuple[dict[Outcome, int], float]:
     """Outcome counts (per C(left, 4) * C(left - 4, 2) community sequences) of betting F on a hold
-    and playing the ting decision optimally (RULES.md section 4, ties to less money at risk).
+    and playing the ting decision optimally (docs/rules.md, "Information and optimal play", ties to less money at risk).
 
     The hold kernel counts them while it values the hold (:func:`solver.hold.fa_values` with
     ``track``). Returns the counts of every outcome reached and the summed bonus net of the

@@ -8,7 +8,7 @@ every set, jokers filling the gaps) and settles every bet. Deal and draw
 decisions are looked up in the solve's tables (the hand is mapped onto its
 canonical form and the decision mapped back); the ting decision, which the
 tables do not store, is made from the simulator's own count of the winning
-two-card completions among the unseen cards, with the EV rule of RULES.md
+two-card completions among the unseen cards, with the EV rule of docs/rules.md
 section 4. So a mistake in the evaluator's counting, in the tables or in
 the outcome bookkeeping shows up as an analytic EV outside the interval.
 

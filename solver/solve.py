@@ -651,7 +651,10 @@ class _backend:
             except ImportError:
                 raise InputError("--backend dask needs Dask: pip install 'mahjong-poker[dask]'") from None
             self.client = Client(self.scheduler) if self.scheduler else Client(processes=False)
-        self.config = parallel_config(backend=self.backend, n_jobs=self.n_jobs)
+        # loky's workers are kept through the whole solve: they would otherwise time out while the parent
+        # merges a stage (minutes on the real deck), and each fresh one maps the arrays and tables again
+        params = {"idle_worker_timeout": 3600} if self.backend == "loky" else {}
+        self.config = parallel_config(backend=self.backend, n_jobs=self.n_jobs, **params)
         self.config.__enter__()
 
     def __exit__(self, *exc: object) -> None:

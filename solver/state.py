@@ -34,7 +34,7 @@ class State:
     fa_bet: float = 0.0
     bonus: float = 0.0
     """The bonus bet B (units of T): 0 values the main game alone; B > 0 values main
-    game plus bonus, the bonus pushing unless the player bets ting-hu (RULES.md 5)."""
+    game plus bonus, the bonus pushing unless the player bets ting-hu (docs/rules.md, "The bonus bet")."""
 
 
 _SIZES = {Stage.DEAL: (6, 0, 0), Stage.DRAW: (6, 2, 0), Stage.TING: (4, 4, 4)}

@@ -1,10 +1,10 @@
-"""The ting-hu decision (RULES.md steps 12-14): fold, or bet G = F, 2F or 3F.
+"""The ting-hu decision (docs/rules.md, steps 12-14): fold, or bet G = F, 2F or 3F.
 
 With four hand cards and four community cards known, the last two
 community cards come from the unseen suited cards; every two-card
 completion is counted with its multiplicity and tested directly (a hu
 must use a hand card). Bets are linear in G, so the win counts decide all.
-With a bonus bet B on (RULES.md section 5), betting G also settles the
+With a bonus bet B on (docs/rules.md, "The bonus bet"), betting G also settles the
 bonus on the six community cards, while folding pushes it: each bet
 option gains B times the expected bonus net.
 """

@@ -75,7 +75,7 @@ def naive_level(cards: list[int], geometry: DeckGeometry, hand_size: int = 0) ->
 
 
 def naive_bonus_net(cards: list[int], config) -> float:
-    """Net result of a unit bonus bet on six community cards, straight from RULES.md section 5."""
+    """Net result of a unit bonus bet on six community cards, straight from docs/rules.md, "The bonus bet"."""
     return _naive_bonus_net(tuple(sorted(cards)), config)
 
 

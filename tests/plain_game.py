@@ -1,4 +1,4 @@
-"""A plain game-tree enumerator: card by card, straight from RULES.md, no symmetry, no cleverness.
+"""A plain game-tree enumerator: card by card, straight from docs/rules.md, no symmetry, no cleverness.
 
 Every draw is a combination of physical cards (``itertools.combinations``
 over the cards left in the deck); every hu is decided by the naive
@@ -144,8 +144,8 @@ class PlainGame:
     # -- outcome frequencies of this enumerator's own optimal strategy ----
     def choose(self, options: list[tuple], risks: list[float], hand: tuple[int, ...],
                dead: tuple[int, ...] = ()) -> int:
-        """RULES.md section 4: best EV; ties within 1e-12 to less money at risk, then to the first
-        in the canonical order of the state's symmetry representative (as the solver documents:
+        """docs/rules.md, "Information and optimal play": best EV; ties within 1e-12 to less money at risk, then to
+        the first in the canonical order of the state's symmetry representative (as the solver documents:
         the order must not depend on how the suits happen to be labelled)."""
         evs = [o[3] for o in options]
         top = max(evs)

@@ -34,3 +34,31 @@ def test_committed_tables_answer_as_the_evaluator_does() -> None:
     direct = best_play(hand, CONFIG)
     assert from_tables.source == "tables" and from_tables.best == direct.best
     assert [o.ev for o in from_tables.options] == pytest.approx([o.ev for o in direct.options], abs=1e-12, rel=0)
+
+
+REAL = ROOT / "strategy_tables" / "7981a1455f0f2315"
+
+
+def test_committed_real_deck_tables() -> None:
+    """The real deck's small tables: the exact EV (a regression guard: its independent checks are
+    scripts/check_tables.py and the simulation, docs/correctness.md), the classes and their weights."""
+    from solver.config import DEFAULT_CONFIG
+
+    assert DEFAULT_CONFIG.fingerprint() == REAL.name
+    summary = load_summary(REAL, DEFAULT_CONFIG)
+    assert summary.ev_exact == Fraction(73828226987093998399, 776010501509611368000)
+    assert sum(r.probability for r in summary.outcomes) == 1
+    deals = pq.read_table(REAL / "deals.parquet", columns=["weight"])
+    assert deals.num_rows == 38_454 and sum(deals["weight"].to_pylist()) == comb(82, 6)
+    assert pq.read_metadata(REAL / "firsts.parquet").num_rows == 406_468
+
+
+@pytest.mark.slow
+def test_committed_real_deck_deal_query_equals_the_evaluator() -> None:
+    """A deal query on a clone (15 rows of stage C, no stage A) against the evaluator from scratch."""
+    from solver.config import DEFAULT_CONFIG
+
+    from_tables = best_play("19m 23p 5s J", DEFAULT_CONFIG, tables=REAL)
+    direct = best_play("19m 23p 5s J", DEFAULT_CONFIG, n_jobs=-1)
+    assert from_tables.source == "tables" and from_tables.best == direct.best
+    assert [o.ev for o in from_tables.options] == pytest.approx([o.ev for o in direct.options], abs=1e-12, rel=0)

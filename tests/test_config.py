@@ -65,7 +65,7 @@ def test_unreadable_file(tmp_path) -> None:
     ("three-copies-3x4.toml", (3, 4, 3, 1, 37)),
 ])
 def test_shipped_configurations(name: str, geometry: tuple[int, ...]) -> None:
-    """The configurations in configs/ load, with the deck their comments describe and RULES.md's payouts."""
+    """The configurations in configs/ load, with the deck their comments describe and docs/rules.md's payouts."""
     from pathlib import Path
 
     config = load_config(Path(__file__).parent.parent / "configs" / name)
