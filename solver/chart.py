@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.parquet as pq
 
 from .cards import format_cards, parse_cards
 from .combinatorics import remove_cards
@@ -46,7 +45,7 @@ from .objective import CHART, Objective
 from .patterns import PSEUDO, TOUCHING_LIMITS, ChartRules, dead_touching, line_text, option_entry
 from .solve import Summary, load_summary
 from .table_reader import draw_rows
-from .tables import check_tables, options_from_row
+from .tables import check_tables, options_from_row, read_table
 
 
 @dataclass(frozen=True)
@@ -165,7 +164,7 @@ def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situat
     geometry = config.geometry
     sizes = _bet_sizes(stage, config)
     weight_column = "weight" if stage == "deal" else "reach"
-    rows = pq.read_table(directory / "deals.parquet").to_pylist() if stage == "deal" else draw_rows(directory, config)
+    rows = read_table(directory / "deals.parquet").to_pylist() if stage == "deal" else draw_rows(directory, config)
     out = []
     for row in rows:
         hand = parse_cards(row["hand"], geometry)
@@ -433,6 +432,7 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
 
     With ``exact`` the whole chart is also priced exactly (``chart_exact``: a solve of its own).
     """
+    load_summary(tables, config)  # the tables exist, are whole and were made for this configuration
     chart = Chart(build_stage_chart("deal", config, tables, exceptions),
                   build_stage_chart("draw", config, tables, exceptions),
                   ting_thresholds(config), ting_outs_table(config))

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import math
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from . import __version__
 from .cards import DeckGeometry, format_cards
@@ -16,6 +19,7 @@ from .config import GameConfig, load_config
 from .errors import InputError
 from .objective import RESTRICTIONS
 from .options import Option, Stage
+from .parallel import mark_parent, stop_workers
 from .query import best_play, stderr_progress
 from .textfmt import text_table
 
@@ -148,8 +152,6 @@ def cmd_solve(args: argparse.Namespace) -> None:
     from .solve import solve
 
     config = _config(args)
-    if args.bonus < 0:
-        raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
     if args.scheduler and args.backend != "dask":
         raise InputError("--scheduler is for --backend dask")
     summary = solve(config, args.out, bonus=args.bonus, restriction=args.restriction, n_jobs=args.jobs,
@@ -186,8 +188,6 @@ def cmd_edge(args: argparse.Namespace) -> None:
     from .edge import par_sheet
 
     config = _config(args)
-    if args.bonus < 0:
-        raise InputError(f"--bonus must not be negative, got {args.bonus:g}")
     sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
     data = sheet.to_json()
     if args.json:
@@ -269,14 +269,39 @@ def _no_arguments(parser: argparse.ArgumentParser) -> None:
     """Commands that take only --config and --json."""
 
 
-def _check_jobs(jobs: int) -> None:
-    """Refuse a --jobs value that is neither a number of processes nor -1."""
-    if jobs == 0 or jobs < -1:
-        raise InputError(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+def _number(text: str, kind: type, what: str, ok: Callable[[Any], bool]) -> Any:
+    """``text`` read as an int or a finite float meeting ``ok``; argparse reports the message otherwise."""
+    try:
+        value = kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+    if (kind is float and not math.isfinite(value)) or not ok(value):
+        raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    return _number(text, int, "a positive number of processes or -1 (every core)", lambda v: v >= 1 or v == -1)
+
+
+def _bonus_bet(text: str) -> float:
+    return _number(text, float, "a finite number, not negative", lambda v: v >= 0)
+
+
+def _positive_number(text: str) -> float:
+    return _number(text, float, "a positive number", lambda v: v > 0)
+
+
+def _hands(text: str) -> int:
+    return _number(text, int, "a whole number of hands from 1 to 10^12", lambda v: 1 <= v <= 10**12)
+
+
+def _seed(text: str) -> int:
+    return _number(text, int, "a whole number from 0 to 2^63 - 1", lambda v: 0 <= v < 2**63)
 
 
 def _add_jobs(parser: argparse.ArgumentParser, default: int, what: str) -> None:
-    parser.add_argument("--jobs", type=int, default=default, metavar="N", help=what)
+    parser.add_argument("--jobs", type=_jobs, default=default, metavar="N", help=what)
 
 
 def _add_tables(parser: argparse.ArgumentParser, what: str) -> None:
@@ -286,7 +311,7 @@ def _add_tables(parser: argparse.ArgumentParser, what: str) -> None:
 def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="table directory (default: strategy_tables/<fingerprint>)")
     _add_jobs(parser, -1, "parallel processes (default -1: all cores)")
-    parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
+    parser.add_argument("--bonus", type=_bonus_bet, default=0.0, metavar="B",
                         help="solve for main game plus a bonus bet of B (default 0: main game only)")
     parser.add_argument("--restriction", choices=list(RESTRICTIONS), default="optimal",
                         help="solve a simple restricted strategy instead of optimal play (see edge --compare)")
@@ -303,8 +328,8 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dead", metavar="CARDS", help="the player's discards so far")
     parser.add_argument("--community", metavar="CARDS", help="the four community cards (ting stage)")
     parser.add_argument("--dd", action="store_true", help="the player doubled down (draw and ting stages)")
-    parser.add_argument("--fa", type=float, metavar="F", help="the fa-hu bet placed (ting stage)")
-    parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
+    parser.add_argument("--fa", type=_positive_number, metavar="F", help="the fa-hu bet placed (ting stage)")
+    parser.add_argument("--bonus", type=_bonus_bet, default=0.0, metavar="B",
                         help="value main game plus a bonus bet of B (it pushes unless the player bets ting-hu)")
     _add_jobs(parser, -1, "processes for a deal-stage evaluation (default -1: all cores)")
     _add_tables(parser, "answer from a solve's tables when they hold the state (same numbers, faster)")
@@ -312,7 +337,7 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>; solved if missing)")
-    parser.add_argument("--bonus", type=float, default=0.0, metavar="B",
+    parser.add_argument("--bonus", type=_bonus_bet, default=0.0, metavar="B",
                         help="also compare the bonus-aware strategy for a bonus bet of B")
     parser.add_argument("--compare", action="store_true",
                         help="also evaluate simple strategies exactly (never double down, always claim a "
@@ -321,8 +346,8 @@ def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hands", type=int, default=1_000_000, metavar="N", help="hands to play (default 10^6)")
-    parser.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
+    parser.add_argument("--hands", type=_hands, default=1_000_000, metavar="N", help="hands to play (default 10^6)")
+    parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="random seed (default 1)")
     _add_jobs(parser, -1, "processes (default: all cores)")
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
 
@@ -343,13 +368,14 @@ def cmd_chart(args: argparse.Namespace) -> None:
     from .chart import build_chart, chart_markdown
     from .objective import Objective
     from .report import parse_formats, write_report
-    from .tables import default_directory
+    from .tables import default_directory, usable_directory
 
     config = _config(args)
     tables = Path(args.tables) if args.tables else default_directory(config, Objective())
     formats = parse_formats(args.format)
     quiet = args.json or args.quiet
     if args.out:
+        usable_directory(Path(args.out))
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet)
         if not args.json:
             print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
@@ -434,9 +460,16 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line (``mahjong-poker: error: ...``, exit code 2, no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"mahjong-poker: error: {self.prog.removeprefix('mahjong-poker ')}: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, one sub-command per job."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="mahjong-poker",
         description="Exact optimal-strategy solver for the casino table game Mahjong Poker.",
     )
@@ -466,21 +499,35 @@ def _stdout_closed() -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; bad input gives exit code 2 and a one-line message."""
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        if hasattr(args, "jobs"):  # the commands that take --jobs (see _add_jobs)
-            _check_jobs(args.jobs)
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version (0) or a bad argument (2, its one line already printed)
+        return int(stop.code or 0)
+    mark_parent()
+    # after an interrupt joblib would say, as the command ends, that the abandoned work went unused
+    warnings.filterwarnings("ignore", message=r".*(tasks have been successfully executed|tasks which were still being)",
+                            category=UserWarning)
+    try:
         args.func(args)
         sys.stdout.flush()
     except InputError as exc:
         print(f"mahjong-poker: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        stop_workers()
+        print("mahjong-poker: interrupted" + (" (finished chunks are kept: run the command again to resume)"
+                                             if args.command == "solve" else ""), file=sys.stderr)
+        return 130
     except BrokenPipeError:
         if not _stdout_closed():
             raise  # another pipe broke (a worker's, a cluster's): a real error
         # the reader went away (`mahjong-poker ... | head`): stop quietly, as the Python docs advise,
         # pointing stdout at devnull so that the flush at exit does not fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # the disk, not the input: a full disk, a folder removed under us
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"mahjong-poker: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 1
     return 0
 

@@ -36,6 +36,7 @@ from .config import GameConfig
 from .draw import claim_value, hold_values, unseen_suited
 from .hold import bonus_evs, fa_values_removing
 from .options import Option
+from .parallel import mark_parent, watch_parent, work_processes
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
 
 def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
     """Fa-hu values (one per bet size) of each job's (hold, draw) pairs, job by job."""
+    watch_parent()
     values = []
     for job in jobs:
         if job.removals:
@@ -186,7 +188,8 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
             cost = 0
         chunks[-1].append(job)
         cost += job.cost
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+    mark_parent()
+    results = Parallel(n_jobs=work_processes(n_jobs, len(chunks)), return_as="generator")(
         delayed(_value_jobs)(part, config, bonus_bet) for part in chunks
     )
     values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]

@@ -109,7 +109,7 @@ def cache_entries() -> list[CacheEntry]:
 
     folder = cache_dir()
     table = re.compile(r"[a-z_]+-\d+x\d+x\d+j\d+-v[0-9A-Za-z.+]+-f\d+\.npz")
-    index = re.compile(r"tables-[0-9a-f]{40}-i\d+\.sqlite")
+    index = re.compile(r"tables-[0-9a-f]{40}-i\d+\.(idx|sqlite)")  # .sqlite: the format before 2
     entries = []
     for path in sorted(folder.iterdir()) if folder.is_dir() else []:
         name = path.name
@@ -118,7 +118,7 @@ def cache_entries() -> list[CacheEntry]:
         if table.fullmatch(name):
             entries.append(CacheEntry(path, "table", _size(path), name.endswith(f"-v{__version__}-f{FORMAT}.npz")))
         elif index.fullmatch(name):
-            entries.append(CacheEntry(path, "query index", _size(path), name.endswith(f"-i{INDEX_FORMAT}.sqlite")))
+            entries.append(CacheEntry(path, "query index", _size(path), name.endswith(f"-i{INDEX_FORMAT}.idx")))
         elif name.endswith(".tmp"):
             try:
                 old = time.time() - path.stat().st_mtime > LEFTOVER_AGE

@@ -85,11 +85,15 @@ class ParSheet:
 
 def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_jobs: int, quiet: bool) -> Summary:
     """The summary of a solve for ``objective``: its directory is ``tables`` (for the main game) or
-    beside it with the objective's suffix, or by default under ``strategy_tables/``; solved if missing.
+    beside it with the objective's suffix, or by default under ``strategy_tables/``. The main game's must
+    exist (``InputError`` otherwise); another objective's (``--bonus``, ``--compare``) is solved if missing.
     A restricted strategy reads stage A from the main game's solve (the restriction changes only the
     later stages)."""
     main = tables if tables is not None else default_directory(config, Objective())
     directory = main.parent / (main.name + objective.suffix())
+    if objective == Objective():  # the main solve is read, never made here: solving is `mahjong-poker solve`
+        check_tables(directory, config, objective)  # the optimal strategy's, not another objective's
+        return load_summary(directory, config)
     if (directory / "summary.parquet").exists():
         check_tables(directory, config, objective)  # tables of another objective are never reported as these
         return load_summary(directory, config)

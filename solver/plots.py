@@ -18,7 +18,6 @@ matplotlib.use("Agg")  # files only: no screen is needed or wanted
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -26,13 +25,14 @@ from .chart import Chart  # noqa: E402
 from .config import GameConfig  # noqa: E402
 from .document import Figure as DocFigure  # noqa: E402
 from .table_reader import draw_rows  # noqa: E402
+from .tables import read_table  # noqa: E402
 
 plt.rcParams["svg.hashsalt"] = "mahjong-poker"
 
 
 def plot_ev_distribution(config: GameConfig, tables: Path) -> Figure:
     """Histogram of the best option's EV over all deals (each deal class counted by its weight)."""
-    deals = pq.read_table(tables / "deals.parquet", columns=["best_ev", "weight"])
+    deals = read_table(tables / "deals.parquet", columns=["best_ev", "weight"])
     ev = deals.column("best_ev").to_numpy()
     share = deals.column("weight").to_numpy() / comb(config.geometry.size, 6)
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -111,7 +111,7 @@ def plot_fold_raise_regions(config: GameConfig, tables: Path) -> Figure:
 
 def plot_outcome_returns(tables: Path) -> Figure:
     """Each final outcome's contribution to the return (net result times probability)."""
-    rows = pq.read_table(tables / "outcomes.parquet", columns=["outcome", "return"]).to_pylist()
+    rows = read_table(tables / "outcomes.parquet", columns=["outcome", "return"]).to_pylist()
     rows.sort(key=lambda r: r["return"])
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
     ax.barh([r["outcome"] for r in rows], [r["return"] for r in rows],

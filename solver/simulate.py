@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.parquet as pq
 from joblib import Parallel, delayed
 
 from .cards import parse_cards
@@ -34,8 +33,10 @@ from .config import GameConfig
 from .errors import InputError
 from .jit import kernel
 from .outcomes import KINDS, Outcome
+from .parallel import mark_parent, watch_parent, work_processes
 from .solve import load_summary
 from .symmetry_kernels import _canonical_key, pattern_base
+from .tables import read_table
 
 BATCH = 20_000
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
@@ -69,8 +70,8 @@ def load_strategy(directory: Path, config: GameConfig) -> Strategy:
                 out[i] = parse_cards(text, geometry)
         return out
 
-    deals = pq.read_table(directory / "deals.parquet", columns=["key", "best_action", "best_discard", "best_bet"])
-    draws = pq.read_table(directory / "draws.parquet",
+    deals = read_table(directory / "deals.parquet", columns=["key", "best_action", "best_discard", "best_bet"])
+    draws = read_table(directory / "draws.parquet",
                           columns=["key", "double_down", "best_action", "best_discard", "best_bet"])
     draw_keys = np.array(draws["key"].to_pylist(), dtype=np.int64) * 2 + (
         np.array(draws["double_down"].to_pylist()) > 0)
@@ -355,6 +356,7 @@ class Simulation:
 
 
 def _batch(seed: int, index: int, n_hands: int, config: GameConfig, strategy: Strategy) -> np.ndarray:
+    watch_parent()
     geometry = config.geometry
     deck = np.repeat(np.arange(geometry.n_types), geometry.full_counts())
     out = np.zeros(len(_outcomes(config)), np.int64)
@@ -379,12 +381,15 @@ def simulate(config: GameConfig, tables: Path | str, hands: int, seed: int = 1, 
                          "without --bonus or --restriction")
     if hands < 1:
         raise InputError(f"--hands must be at least 1, got {hands}")
+    if not 0 <= seed < 2**63:
+        raise InputError(f"--seed must be a whole number from 0 to 2^63 - 1, got {seed}")
     strategy = load_strategy(directory, config)
     sizes = [min(BATCH, hands - start) for start in range(0, hands, BATCH)]
     start = time.perf_counter()
     total = np.zeros(len(_outcomes(config)), np.int64)
     done = 0
-    results = Parallel(n_jobs=n_jobs, return_as="generator")(
+    mark_parent()
+    results = Parallel(n_jobs=work_processes(n_jobs, len(sizes)), return_as="generator")(
         delayed(_batch)(seed, i, n, config, strategy) for i, n in enumerate(sizes))
     for n, counts in zip(sizes, results):
         total += counts  # integer counts: the order of batches cannot change them

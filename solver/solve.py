@@ -64,6 +64,7 @@ from .hold_table import TRACK_COLUMNS, TingConstants, hold_columns, walk
 from .hu import hu_level
 from .objective import Objective
 from .options import Option
+from .parallel import mark_parent, watch_parent, work_processes
 from .patterns import ChartRules
 from .stages import _draw_stage, _first_stage
 from .summary import Summary, load_summary, summarise, write_summary
@@ -71,12 +72,15 @@ from .symmetry import deal_classes
 from .symmetry_kernels import canonical_keys, pattern_base
 from .table_index import index_path, open_index
 from .tables import (
+    TABLE_FILES,
     default_directory,
     describe,
     file_metadata,
     prepare_directory,
     read_metadata,
+    solve_lock,
     sort_by_key,
+    usable_directory,
     write_table,
 )
 
@@ -136,7 +140,7 @@ def _run_stage(solve: _Solve, stage: str, items: np.ndarray, work: Callable[...,
     bar = tqdm(total=len(items), initial=done, unit="item", desc=STAGE_NAMES[stage], smoothing=0.05,
                disable=True if quiet else None)
     metadata = file_metadata(solve.config, solve.objective, {"stage": stage, "tag": tag})
-    results = Parallel(return_as="generator_unordered")(
+    results = Parallel(n_jobs=work_processes(_jobs(), len(pending)), return_as="generator_unordered")(
         delayed(_indexed)(i, work, solve, items[i * size:(i + 1) * size], *extra) for i in pending)
     for index, table in results:
         write_table(paths[index], table, metadata)
@@ -145,7 +149,15 @@ def _run_stage(solve: _Solve, stage: str, items: np.ndarray, work: Callable[...,
     return paths
 
 
+def _jobs() -> int:
+    """The number of processes the current joblib configuration asks for."""
+    from joblib.parallel import get_active_backend
+
+    return get_active_backend()[1]
+
+
 def _indexed(index: int, work: Callable[..., pa.Table], *args: Any) -> tuple[int, pa.Table]:
+    watch_parent()
     return index, work(*args)
 
 
@@ -540,13 +552,21 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     """
     start = time.monotonic()
     objective = Objective(bonus, restriction, chart)
-    directory = Path(directory) if directory is not None else default_directory(config, objective)
+    directory = usable_directory(Path(directory) if directory is not None else default_directory(config, objective))
     source = Path(holds_from) if holds_from is not None else None
     if source is not None:
         _check_holds_source(source, config, objective)
-    prepare_directory(directory, config, objective, {"holds_from": str(source) if source else None}, force)
-    if _complete(directory, source):
-        return load_summary(directory, config)
+    with solve_lock(directory):
+        prepare_directory(directory, config, objective, {"holds_from": str(source) if source else None}, force)
+        if _complete(directory, source, quiet):
+            _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
+            return load_summary(directory, config)
+        return _solve(config, objective, directory, source, start, n_jobs, backend, scheduler, quiet)
+
+
+def _solve(config: GameConfig, objective: Objective, directory: Path, source: Path | None, start: float,
+           n_jobs: int, backend: str, scheduler: str | None, quiet: bool) -> Summary:
+    """The stages, the forward count and the tables, into a prepared and locked directory."""
     solve = _Solve(config, objective, directory)
     if not quiet:
         print(f"solving into {directory}", file=sys.stderr)
@@ -570,15 +590,24 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     return summary
 
 
-#: What a finished solve's directory holds (with its own stage A unless it read another's).
-TABLE_FILES = ("firsts.parquet", "deals.parquet", "draws.parquet", "outcomes.parquet", "summary.parquet")
+def _complete(directory: Path, holds_from: Path | None, quiet: bool) -> bool:
+    """Whether ``directory`` holds a finished solve's every table. A table file that cannot be read (cut
+    short, overwritten) is deleted, to be made again. The committed tables of the real deck lack the
+    large ones (``holds.parquet``, ``draws.parquet``): a solve into their directory makes them."""
+    import pyarrow as pa
 
-
-def _complete(directory: Path, holds_from: Path | None) -> bool:
-    """Whether ``directory`` holds a finished solve's every table. The committed tables of the real deck
-    lack the large ones (``holds.parquet``, ``draws.parquet``): a solve into their directory makes them."""
-    own = holds_from is not None or (directory / "holds.parquet").exists()
-    return own and all((directory / name).exists() for name in TABLE_FILES)
+    for name in TABLE_FILES:
+        path = directory / name
+        if path.exists():
+            try:
+                read_metadata(path)
+            except (OSError, pa.ArrowException, ValueError, InputError):
+                if not quiet:
+                    print(f"{path} cannot be read: made again", file=sys.stderr)
+                path.unlink()
+                (directory / "summary.parquet").unlink(missing_ok=True)  # a summary over a damaged table is not final
+    needed = [n for n in TABLE_FILES if not (n == "holds.parquet" and holds_from is not None)]
+    return all((directory / name).exists() for name in needed)
 
 
 def _check_holds_source(source: Path, config: GameConfig, objective: Objective) -> None:
@@ -645,6 +674,7 @@ class _backend:
         self.config = None
 
     def __enter__(self) -> None:
+        mark_parent()
         if self.backend == "dask":
             try:
                 from distributed import Client
@@ -653,7 +683,8 @@ class _backend:
             self.client = Client(self.scheduler) if self.scheduler else Client(processes=False)
         # loky's workers are kept through the whole solve: they would otherwise time out while the parent
         # merges a stage (minutes on the real deck), and each fresh one maps the arrays and tables again
-        params = {"idle_worker_timeout": 3600} if self.backend == "loky" else {}
+        # (and arguments are small: no memory-mapped copies in /dev/shm to leave behind when killed)
+        params = {"idle_worker_timeout": 3600, "max_nbytes": None} if self.backend == "loky" else {}
         self.config = parallel_config(backend=self.backend, n_jobs=self.n_jobs, **params)
         self.config.__enter__()
 

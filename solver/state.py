@@ -56,6 +56,9 @@ def validate_state(state: State, config: GameConfig) -> State:
     if state.double_down not in (0.0, config.double_down):
         raise InputError(f"the double-down bet is 0 or {config.double_down:g}, got {state.double_down:g}")
     if stage == Stage.TING:
+        if not state.fa_bet:
+            allowed = ", ".join(f"{b:g}" for b in config.fa_hu_bets)
+            raise InputError(f"the ting stage needs the fa-hu bet placed (--fa): one of {allowed}")
         if state.fa_bet not in config.fa_hu_bets:
             allowed = ", ".join(f"{b:g}" for b in config.fa_hu_bets)
             raise InputError(f"the fa-hu bet F must be one of {allowed}, got {state.fa_bet:g}")

@@ -18,13 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .config import GameConfig
-from .errors import InputError
 from .objective import Objective
 from .outcomes import KINDS, Outcome, slot_denominator
-from .tables import check_tables, read_metadata, write_json, write_table
+from .tables import check_tables, read_metadata, read_table, write_json, write_table
 
 
 @dataclass(frozen=True)
@@ -210,15 +208,15 @@ def load_summary(directory: Path | str, config: GameConfig) -> Summary:
     """The summary of a finished solve, rebuilt exactly from its files."""
     directory = Path(directory)
     if not (directory / "summary.parquet").exists():
-        raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
+        check_tables(directory, config, Objective())  # says what is missing
     found = read_metadata(directory / "summary.parquet")
     check_tables(directory, config, Objective.from_description(found))
-    row = pq.read_table(directory / "summary.parquet").to_pylist()[0]
+    row = read_table(directory / "summary.parquet").to_pylist()[0]
     denominator = int(row["denominator"])
     rows = [OutcomeRow(Outcome(r["kind"], r["double_down"], r["fa_bet"], r["ting_bet"]), r["net"],
                        int(r["combinations"]),
                        Fraction(int(r["combinations"]), denominator))
-            for r in pq.read_table(directory / "outcomes.parquet").to_pylist()]
+            for r in read_table(directory / "outcomes.parquet").to_pylist()]
     return _summary(config, rows, denominator, ev=row["ev"], deal_classes=row["deal_classes"], deals=row["deals"],
                     draw_states=row["draw_states"], bonus_bet=row["bonus_bet"], restriction=row["restriction"],
                     bonus_net_settled=row["bonus_net_per_bet_placed"], seconds=row["seconds"],

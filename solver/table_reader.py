@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.parquet as pq
 
 from .cards import format_cards, parse_cards
 from .combinatorics import remove_cards, submultisets
 from .config import GameConfig
 from .options import Option
 from .symmetry_kernels import canonical_keys
+from .tables import read_table
 
 
 def holds_file(directory: Path) -> Path:
@@ -38,7 +38,7 @@ def holds_file(directory: Path) -> Path:
 @lru_cache(maxsize=2)
 def hold_values(path: Path) -> tuple[np.ndarray, np.ndarray]:
     """Stage A's sorted keys and values (each fa-hu bet, then the minimum-bets value) from a holds table."""
-    table = pq.read_table(path, columns=["key", "evs", "ev_minimum_bets"])
+    table = read_table(path, columns=["key", "evs", "ev_minimum_bets"])
     evs = table["evs"].combine_chunks()
     values = np.column_stack([evs.flatten().to_numpy().reshape(len(evs), -1),
                               table["ev_minimum_bets"].to_numpy()])
@@ -77,7 +77,7 @@ def draw_rows(directory: Path, config: GameConfig, minimum_bets: bool = False) -
 
     geometry = config.geometry
     keys, values = hold_values(holds_file(directory))
-    rows = pq.read_table(directory / "draws.parquet").to_pylist()
+    rows = read_table(directory / "draws.parquet").to_pylist()
     for row in rows:
         hand, dead = parse_cards(row["hand"], geometry), parse_cards(row["dead"], geometry)
         level = int(hu_level(counts_of(hand, geometry), geometry))

@@ -26,6 +26,8 @@ import os
 import shutil
 import time
 from bisect import bisect_left
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,9 +58,52 @@ def default_directory(config: GameConfig, objective: Objective) -> Path:
     return Path("strategy_tables") / (config.fingerprint() + objective.suffix())
 
 
+LOCK = ".lock"
+"""The file a solve holds locked in its table directory (``flock``: the kernel drops it when the
+process ends, however it ends)."""
+
+
+def usable_directory(directory: Path, option: str = "--out") -> Path:
+    """``directory``, made if missing; refuses a path that is a file or cannot be made or written."""
+    if directory.exists() and not directory.is_dir():
+        raise InputError(f"{option} {directory} is a file, not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"{option} {directory}: cannot make the directory ({error.strerror})") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise InputError(f"{option} {directory}: the directory is not writable")
+    return directory
+
+
+@contextmanager
+def solve_lock(directory: Path) -> Iterator[None]:
+    """Hold ``directory``'s lock while solving into it; refuse at once when another process holds it."""
+    import fcntl
+
+    handle = open(directory / LOCK, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        raise InputError(f"{directory} is being solved by another process" + (f" (pid {holder})" if holder else "")
+                         + ": wait for it to finish, or use another --out") from None
+    try:
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
 def prepare_directory(directory: Path, config: GameConfig, objective: Objective, extra: dict[str, Any],
                       force: bool) -> None:
-    """Create ``directory`` for a solve, or check that an existing one was made for the same solve.
+    """Make ``directory`` ready for a solve (its manifest, and ``chunks/``), or check that an existing
+    one was made for the same solve.
 
     A directory made for another configuration, objective or code version
     is refused (``InputError`` naming the difference), or with ``force``
@@ -66,7 +111,7 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
     """
     manifest = directory / "manifest.json"
     wanted = {**describe(config, objective), **extra}
-    if directory.exists() and any(directory.iterdir()):
+    if directory.exists() and any(p.name != LOCK for p in directory.iterdir()):
         problem = None
         try:
             found = json.loads(manifest.read_text())
@@ -76,6 +121,7 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
         except (OSError, ValueError):
             problem = "it has no readable manifest.json"
         if problem is None:
+            (directory / "chunks").mkdir(exist_ok=True)
             return
         if not force:
             raise InputError(f"table directory {directory} was made for another solve: {problem}; "
@@ -111,30 +157,69 @@ def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> No
 
 
 def read_metadata(path: Path) -> dict[str, Any]:
-    """The ``mahjong_poker`` metadata of a parquet file written here."""
+    """The ``mahjong_poker`` metadata of a parquet file written here (``InputError`` when the file is
+    missing, damaged or not one of ours)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    raw = pq.read_schema(path).metadata or {}
+    if not path.exists():
+        raise InputError(f"{path} is missing: run mahjong-poker solve --out {path.parent} to make it")
+    try:
+        raw = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException, ValueError) as error:
+        raise damaged(path, error) from None
     if METADATA_KEY not in raw:
         raise InputError(f"{path} is not a mahjong-poker table")
     return json.loads(raw[METADATA_KEY])
 
 
+TABLE_FILES = ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "firsts.parquet",
+               "holds.parquet")
+"""A finished solve's tables (``holds`` and ``draws`` are absent from the committed real-deck tables)."""
+
+
+def damaged(path: Path, error: Exception) -> InputError:
+    """The error a reader gives for a table file it cannot read."""
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return InputError(f"{path} cannot be read ({reason}): the file is damaged; delete it and run "
+                      f"mahjong-poker solve --out {path.parent} to make it again")
+
+
+def read_table(path: Path, columns: list[str] | None = None) -> pa.Table:
+    """A table file of a solve, or ``InputError`` naming it when it is missing or damaged."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not path.exists():
+        raise InputError(f"{path} is missing: run mahjong-poker solve --out {path.parent} to make it")
+    try:
+        return pq.read_table(path, columns=columns)
+    except (OSError, pa.ArrowException, ValueError) as error:
+        raise damaged(path, error) from None
+
+
 def check_tables(directory: Path, config: GameConfig, objective: Objective,
                  metadata: dict[str, Any] | None = None) -> None:
-    """Refuse tables that are missing, unfinished or made for another configuration or objective.
+    """Refuse tables that are missing, unfinished, damaged or made for another configuration or objective.
 
-    ``metadata`` is the summary file's, when already at hand (a query reads its index's copy).
+    Every table file present must have a readable footer with this solve's metadata (a file cut short
+    or overwritten fails here). ``metadata`` is the summary file's, when already at hand (a query
+    reads its index's copy, and checks no other file).
     """
     summary = directory / "summary.parquet"
+    if not directory.is_dir():
+        raise InputError(f"no table directory {directory}: run mahjong-poker solve --out {directory} to make one")
     if not summary.exists():
-        raise InputError(f"no finished solve in {directory} (no summary.parquet); run mahjong-poker solve")
-    found = read_metadata(summary) if metadata is None else metadata
+        raise InputError(f"no finished solve in {directory} (no summary.parquet): "
+                         f"run mahjong-poker solve --out {directory}")
     wanted = describe(config, objective)
-    differing = sorted(k for k in wanted if found.get(k) != wanted[k])
-    if differing:
-        problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
-        raise InputError(f"tables in {directory} were made for another solve: {problem}")
+    files = [summary] if metadata is not None else [directory / n for n in TABLE_FILES if (directory / n).exists()]
+    for path in files:
+        found = metadata if metadata is not None else read_metadata(path)  # InputError when damaged
+        differing = sorted(k for k in wanted if found.get(k) != wanted[k])
+        if differing:
+            problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
+            raise InputError(f"tables in {directory} were made for another solve: {problem}")
 
 
 def lookup(path: Path, key: int, extra: list[tuple[str, Any]] | None = None) -> dict[str, Any] | None:

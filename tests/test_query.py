@@ -89,9 +89,9 @@ def test_bonus_objective(capsys) -> None:
         (["11m 23p 57s", "--dead", "9m"], "dead cards at the draw stage must hold 2 cards"),
         (["11m 23p 57s", "--stage", "ting"], "make a deal-stage hand, not ting"),
         (["11m 23p 57s", "--dd"], "no double-down is placed before the deal decision"),
-        (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "-1"], "bonus bet must be a finite number, not negative"),
-        (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "nan"], "bonus bet must be a finite number"),
-        (["11m 23p 57s", "--jobs", "0"], "--jobs must be a positive number"),
+        (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "-1"], "--bonus: must be a finite number, not negative"),
+        (["11m 23p 57s", "--dead", "9m 9p", "--bonus", "nan"], "--bonus: must be a finite number"),
+        (["11m 23p 57s", "--jobs", "0"], "--jobs: must be a positive number"),
     ],
 )
 def test_bad_input_exits_2(capsys, args: list[str], fragment: str) -> None:

@@ -167,4 +167,4 @@ def test_damaged_tables_are_refused_with_a_message(tmp_path: Path, capsys) -> No
     (copy / "firsts.parquet").write_bytes(data[: len(data) // 2])
     hand = pq.read_table(TABLES / "deals.parquet", columns=["hand"]).slice(200, 1).to_pylist()[0]["hand"]
     assert main(["best", hand, "--config", str(CONFIG_PATH), "--tables", str(copy)]) == 2
-    assert "cannot read the tables in" in capsys.readouterr().err
+    assert "firsts.parquet cannot be read" in capsys.readouterr().err

@@ -1,0 +1,301 @@
+"""Faults and bad input: every failure is one clear line, nothing is orphaned, nothing is lost.
+
+On the two-suit mini deck, so that each case runs in seconds: a solve killed (SIGKILL) or
+interrupted (SIGINT) at several moments, damaged table files under every reading command, bad
+output directories, a full disk, two solves into one directory, and bad values of every flag.
+docs/correctness.md keeps the table of these cases.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from solver.cli import main
+from solver.config import GameConfig
+from solver.solve import solve
+from solver.tables import TABLE_FILES, solve_lock
+from tests.conftest import TWO_SUITS_TOML
+
+ROOT = Path(__file__).parent.parent
+TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
+CONFIG_ARG = "GameConfig(suits=2, ranks=4, copies=2, jokers=1)"
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory) -> Path:
+    """An uninterrupted solve, to compare the others with."""
+    directory = tmp_path_factory.mktemp("faults") / "whole"
+    solve(TWO_SUITS, directory, n_jobs=2, quiet=True)
+    return directory
+
+
+@pytest.fixture
+def config_file(tmp_path: Path) -> str:
+    path = tmp_path / "two.toml"
+    path.write_text(TWO_SUITS_TOML)
+    return str(path)
+
+
+def same_tables(a: Path, b: Path) -> None:
+    """Every table equal row for row and column for column (metadata aside: it holds the date)."""
+    for name in TABLE_FILES:
+        left, right = pq.read_table(a / name), pq.read_table(b / name)
+        if name == "summary.parquet":
+            left, right = left.drop_columns(["seconds"]), right.drop_columns(["seconds"])
+        assert left.replace_schema_metadata(None).equals(right.replace_schema_metadata(None)), name
+
+
+def one_line(stderr: str) -> str:
+    """The single line a failure prints: no traceback, no second line."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in stderr, stderr
+    return lines[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# A solve killed or interrupted at several moments.
+
+#: Where a solve is stopped: a function of the package replaced by one that does its work, or part of it,
+#: then sends the signal to the solve's own process.
+MOMENTS = {
+    "before the first chunk": ("solver.solve", "_stage_holds", "pass"),
+    "mid-chunk, a temporary file written": ("solver.tables", "write_table",
+                                            "original(path.with_name(path.name + '.tmp'), *a, **k)"),
+    "during a merge": ("solver.solve", "_save_arrays", "original(*a, **k)"),
+    "during the index build": ("solver.table_index", "build_index", "pass"),
+    "with the tables written, the chunks not yet dropped": ("solver.solve", "_drop_chunks", "pass"),
+}
+
+
+def _stopped_solve(directory: Path, moment: str, signal_name: str) -> tuple[int, str, list[str]]:
+    """Run a solve in a process of its own session, stopped at ``moment`` by ``signal_name``: its exit
+    status, its standard error, and the processes of its session still running 3 seconds later."""
+    module, name, work = MOMENTS[moment]
+    path_arg = "path, *a, **k" if name == "write_table" else "*a, **k"
+    script = textwrap.dedent(f"""
+        import os, signal, sys
+        import {module} as target
+        from solver.cli import main
+        original = target.{name}
+        calls = [0]
+        def stop({path_arg}):
+            calls[0] += 1
+            if calls[0] < 3 and {name!r} in ("write_table", "_save_arrays"):  # let some work finish first
+                return original({'path, ' if name == 'write_table' else ''}*a, **k)
+            {work}
+            os.killpg(os.getpid(), signal.{signal_name})
+        target.{name} = stop
+        import solver.solve
+        setattr(solver.solve, {name!r}, stop) if hasattr(solver.solve, {name!r}) else None
+        sys.exit(main(sys.argv[1:]))
+    """)
+    config = directory.parent / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    process = subprocess.Popen([sys.executable, "-c", script, "solve", "--config", str(config), "--out",
+                                str(directory), "--jobs", "2", "--quiet"], stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               start_new_session=True)
+    _, stderr = process.communicate(timeout=300)
+    time.sleep(3)
+    session = subprocess.run(["pgrep", "-s", str(process.pid)], capture_output=True, text=True).stdout.split()
+    return process.returncode, stderr, [pid for pid in session if _running(pid)]
+
+
+def _running(pid: str) -> bool:
+    """Whether a process exists and is not a zombie (dead, waiting for its parent, here init, to reap it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("moment", list(MOMENTS))
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGINT"])
+def test_a_stopped_solve_leaves_no_process_and_resumes(whole: Path, tmp_path: Path, moment: str,
+                                                       signal_name: str) -> None:
+    directory = tmp_path / "stopped"
+    code, stderr, alive = _stopped_solve(directory, moment, signal_name)
+    if signal_name == "SIGKILL":
+        assert code == -signal.SIGKILL
+    else:
+        assert code == 130
+        assert one_line(stderr).startswith("mahjong-poker: interrupted")
+    assert alive == []
+    solve(TWO_SUITS, directory, n_jobs=2, quiet=True)
+    same_tables(whole, directory)
+    assert not list(directory.rglob("*.tmp")) and not (directory / "chunks").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Damaged table files, under every command that reads them.
+
+DAMAGE = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "empty": lambda data: b"",
+    "garbage": lambda data: b"\x00garbage" * 100,
+}
+
+
+def _readers(tables: Path, config: str) -> dict[str, list[str]]:
+    draw = pq.read_table(tables / "draws.parquet", columns=["hand", "dead"]).slice(5, 1).to_pylist()[0]
+    deal = pq.read_table(tables / "deals.parquet", columns=["hand"]).slice(7, 1).to_pylist()[0]["hand"]
+    common = ["--config", config, "--tables", str(tables)]
+    return {
+        "edge": ["edge", *common],
+        "simulate": ["simulate", *common, "--hands", "2000", "--jobs", "1"],
+        "chart": ["chart", *common],
+        "best, deal": ["best", deal, *common],
+        "best, draw": ["best", draw["hand"], "--dead", draw["dead"], *common],
+    }
+
+
+def _run(args: list[str], capsys) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+@pytest.mark.parametrize("name", TABLE_FILES)
+def test_damaged_tables_give_one_line_or_the_same_answer(whole: Path, tmp_path: Path, config_file: str, capsys,
+                                                         name: str, damage: str, monkeypatch) -> None:
+    """Each reader either refuses (exit 2, one line naming the file) or, not needing the damaged file,
+    answers exactly as from whole tables. A reader that reads the file always refuses."""
+    monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path / "cache"))  # indexes of the damaged copy stay here
+    copy = tmp_path / "tables"
+    shutil.copytree(whole, copy)
+    readers = _readers(whole, config_file)
+    clean = {reader: _run(args, capsys) for reader, args in readers.items()}
+    path = copy / name
+    path.write_bytes(DAMAGE[damage](path.read_bytes()))
+    needs = {"summary.parquet": set(readers), "outcomes.parquet": {"edge", "simulate", "chart"},
+             "deals.parquet": {"edge", "simulate", "chart"}, "draws.parquet": {"edge", "simulate", "chart"},
+             "firsts.parquet": {"edge", "simulate", "chart", "best, deal"},
+             "holds.parquet": {"edge", "simulate", "chart", "best, draw"}}[name]
+    for reader, args in _readers(whole, config_file).items():
+        args = [str(copy) if a == str(whole) else a for a in args]
+        code, out, err = _run(args, capsys)
+        if code == 2:
+            assert name in one_line(err), (reader, err)
+        else:
+            assert reader not in needs and code == 0 and out == clean[reader][1], (reader, code, err)
+
+
+# ---------------------------------------------------------------------------------------------
+# Where a solve writes: bad directories, a full disk, two solves at once.
+
+
+@pytest.mark.parametrize("out, fragment", [("README.md", "is a file, not a directory"),
+                                           ("/proc/mahjong-poker", "cannot make the directory")])
+def test_a_bad_out_is_one_line(out: str, fragment: str, config_file: str, capsys) -> None:
+    for command in (["solve", "--config", config_file, "--out", out],
+                    ["chart", "--config", config_file, "--tables", "strategy_tables/reduced-3x4", "--out", out]):
+        assert main(command) == 2
+        assert fragment in one_line(capsys.readouterr().err)
+
+
+def test_an_unwritable_out_is_one_line(tmp_path: Path, config_file: str, capsys) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes anywhere: no directory is unwritable to it")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    assert main(["solve", "--config", config_file, "--out", str(locked / "t")]) == 2
+    assert "locked" in one_line(capsys.readouterr().err)
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing_as_if_valid(whole: Path, tmp_path: Path, config_file: str,
+                                                               capsys, monkeypatch) -> None:
+    """A write failing with ENOSPC midway: exit 1 and one line; no finished table is left behind, and
+    the rerun gives the whole solve's tables."""
+    import solver.tables
+
+    original = solver.tables.write_table
+    calls = [0]
+
+    def full(path, *args, **kwargs):
+        calls[0] += 1
+        if calls[0] == 12:
+            path.with_name(path.name + ".tmp").write_bytes(b"half")
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(solver.tables, "write_table", full)
+    monkeypatch.setattr("solver.solve.write_table", full)
+    directory = tmp_path / "full"
+    assert main(["solve", "--config", config_file, "--out", str(directory), "--jobs", "1", "--quiet"]) == 1
+    assert "No space left on device" in one_line(capsys.readouterr().err)
+    assert not (directory / "summary.parquet").exists()
+    monkeypatch.undo()
+    solve(TWO_SUITS, directory, n_jobs=1, quiet=True)
+    same_tables(whole, directory)
+
+
+def test_a_second_solve_into_a_busy_directory_is_refused(tmp_path: Path, config_file: str, capsys) -> None:
+    directory = tmp_path / "busy"
+    directory.mkdir()
+    with solve_lock(directory):
+        assert main(["solve", "--config", config_file, "--out", str(directory)]) == 2
+        message = one_line(capsys.readouterr().err)
+        assert str(directory) in message and f"pid {os.getpid()}" in message
+    assert main(["solve", "--config", config_file, "--out", str(directory), "--quiet", "--jobs", "1"]) == 0
+
+
+def test_reading_commands_never_solve(tmp_path: Path, config_file: str, capsys) -> None:
+    """A missing table directory is an error naming the solve to run, and nothing is made there."""
+    missing = tmp_path / "nope"
+    for command in (["edge", "--tables", str(missing)], ["simulate", "--tables", str(missing)],
+                    ["chart", "--tables", str(missing)], ["best", "12m 34p 1m J", "--tables", str(missing)]):
+        assert main([*command, "--config", config_file]) == 2
+        assert f"mahjong-poker solve --out {missing}" in one_line(capsys.readouterr().err)
+        assert not missing.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad values of every flag.
+
+BAD_FLAGS = [
+    ("solve", "--jobs", ["0", "-2", "two", "1.5"]),
+    ("solve", "--bonus", ["-1", "nan", "inf", "x"]),
+    ("edge", "--bonus", ["-1", "nan", "1e400"]),
+    ("edge", "--jobs", ["0", "-3"]),
+    ("simulate", "--hands", ["0", "-5", "1e3", "10000000000000", "many"]),
+    ("simulate", "--seed", ["-1", "9223372036854775808", "1.5", "x"]),
+    ("simulate", "--jobs", ["0", "nan"]),
+    ("best", "--fa", ["0", "-1", "nan", "x"]),
+    ("best", "--bonus", ["-1", "nan"]),
+    ("best", "--jobs", ["0"]),
+    ("chart", "--jobs", ["0"]),
+    ("chart", "--format", ["gif", ""]),
+]
+
+
+@pytest.mark.parametrize("command, flag, values", BAD_FLAGS)
+def test_bad_flag_values_are_one_line(command: str, flag: str, values: list[str], config_file: str, capsys) -> None:
+    head = {"best": ["best", "11m 23p 57s"]}.get(command, [command])
+    for value in values:
+        assert main([*head, "--config", config_file, flag, value]) == 2, (flag, value)
+        assert flag in one_line(capsys.readouterr().err)
+
+
+def test_a_ting_query_without_its_bet_says_so(capsys) -> None:
+    assert main(["best", "11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s"]) == 2
+    assert "--fa" in one_line(capsys.readouterr().err)
+
+
+def test_simulate_starts_no_more_processes_than_batches(two_suit_tables: Path, capsys) -> None:
+    """--jobs 16 for one batch of hands: one process does it (joblib would start all 16)."""
+    from solver.parallel import work_processes
+
+    assert work_processes(16, 1) == 1 and work_processes(-1, 1) == 1 and work_processes(2, 10) == 2
+    assert main(["simulate", "--config", str(ROOT / "configs" / "reduced-3x4.toml"), "--tables",
+                 str(ROOT / "strategy_tables" / "reduced-3x4"), "--hands", "1000", "--jobs", "16", "--json"]) == 0
