@@ -60,7 +60,8 @@ def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) ->
     current = [f"alone-3x4x2j1-v{__version__}-f{FORMAT}.npz", f"tables-{'a' * 40}-i{INDEX_FORMAT}.idx",
                f"numba/mahjong-poker-{SOURCE_DIGEST}"]
     stale = ["alone-3x4x2j1-v0.0.1-f1.npz", f"community-3x4x2j1-v{__version__}-f{FORMAT + 1}.npz",
-             f"tables-{'b' * 40}-i{INDEX_FORMAT + 1}.idx", f"tables-{'c' * 40}-i1.sqlite", "tmpabc.tmp", "numba/mahjong-poker-0123456789abcdef0123"]
+             f"tables-{'b' * 40}-i{INDEX_FORMAT + 1}.idx", f"tables-{'c' * 40}-i1.sqlite", "tmpabc.tmp",
+             "numba/mahjong-poker-0123456789abcdef0123"]
     foreign = ["notes.txt", "data.npz", "tables-mine.sqlite", "tmpyoung.tmp", "numba/other-project"]
     for name in current + stale + foreign:
         path = tmp_path / name
