@@ -8,7 +8,7 @@ loops of later stages price a community with one table lookup.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import comb
 
@@ -18,6 +18,7 @@ from .cards import DeckGeometry
 from .combinatorics import multisets
 from .community import community_index
 from .config import GameConfig
+from .errors import InputError
 from .hu import _hu_level
 from .jit import kernel
 
@@ -219,3 +220,92 @@ def community_bonus_net(config: GameConfig) -> np.ndarray:
     net = payout_by_mask(config)[masks]
     net.flags.writeable = False  # cached and shared
     return net
+
+
+PAYOUT_KEYS = tuple(key for _, _, key in RANKED + ADDED)
+"""The bonus payouts a paytable can change, best paid first."""
+SCALE_ALL = "all"
+"""The change that multiplies every bonus payout by one factor."""
+
+
+@lru_cache(maxsize=8)
+def _mask_counts(geometry: DeckGeometry) -> tuple[int, ...]:
+    return tuple(int(n) for n in community_mask_counts(geometry))
+
+
+def _payouts(config: GameConfig, key: str, value: float) -> GameConfig:
+    """``config`` with one bonus payout set to ``value``, or (``SCALE_ALL``) every one multiplied by it."""
+    if key == SCALE_ALL:
+        return replace(config, **{k: getattr(config, k) * value for k in PAYOUT_KEYS})
+    return replace(config, **{key: value})
+
+
+@lru_cache(maxsize=4 * N_MASKS)
+def _mask_parts(mask: int, stacking: bool, straight_adds_flush: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The payout keys a mask is paid from: the ranked ones (the highest is paid) and the added ones
+    (the same rules as :func:`_paid_parts`, by key rather than by value)."""
+    ranked = tuple(key for bit, _, key in RANKED if mask & bit)
+    added = tuple(key for bit, name, key in ADDED if mask & bit
+                  and not (name == "flush" and mask & STRAIGHT_FLUSH and not straight_adds_flush))
+    return (ranked, added) if stacking else (ranked + added, ())
+
+
+def resolved_house_edge(config: GameConfig) -> float:
+    """House edge of a resolved unit bonus bet under ``config``'s bonus payouts."""
+    counts = _mask_counts(config.geometry)
+    pays = {key: getattr(config, key) for key in PAYOUT_KEYS}
+    net = 0
+    for mask, n in enumerate(counts):
+        if n:
+            ranked, added = _mask_parts(mask, config.bonus_hu_flush_add, config.straight_flush_adds_flush)
+            paid = (max(pays[k] for k in ranked) if ranked else 0.0) + sum(pays[k] for k in added)
+            net += n * (paid if ranked or added else -1.0)
+    return -net / sum(counts)
+
+
+@dataclass(frozen=True)
+class PaytableChange:
+    """A single change of the bonus paytable that makes the resolved bet's house edge meet a target."""
+
+    key: str
+    """The payout changed (a configuration key), or ``all``: every payout multiplied by one factor."""
+    current: float
+    """Its value now (for ``all``: the factor 1)."""
+    target: float
+    exact: float
+    """The value (payout to 1, or factor) giving the target house edge exactly, to 1e-9."""
+    whole: float
+    """The largest whole payout (or factor in hundredths) whose house edge is at least the target."""
+    whole_edge: float
+
+
+def payout_for_edge(config: GameConfig, key: str, target: float) -> PaytableChange:
+    """The value of one bonus payout (or the factor on all of them) that makes the resolved bet's house
+    edge ``target``: the edge falls as any payout rises (a ranked category pays the highest that
+    applies, so the edge is continuous and piecewise linear in it), found by bisection."""
+    def edge(value: float) -> float:
+        return resolved_house_edge(_payouts(config, key, value))
+
+    if not -1.0 < target < 1.0:
+        raise InputError(f"a house edge target must lie between -1 and 1, got {target:g}")
+    current = 1.0 if key == SCALE_ALL else getattr(config, key)
+    low, high = 0.0, max(1.0, current)
+    if edge(low) < target:
+        raise InputError(f"{key}: even paying nothing, the bonus's house edge is {edge(low):.4%}, below {target:.2%}")
+    while edge(high) > target:
+        high *= 2.0
+    while high - low > 1e-9:
+        middle = (low + high) / 2.0
+        low, high = (middle, high) if edge(middle) > target else (low, middle)
+    step = 0.01 if key == SCALE_ALL else 1.0
+    whole = round(low // step * step, 2)
+    while edge(round(whole + step, 2)) >= target:
+        whole = round(whole + step, 2)
+    while whole > 0 and edge(whole) < target:
+        whole = round(whole - step, 2)
+    return PaytableChange(key, current, target, (low + high) / 2.0, whole, edge(whole))
+
+
+def paytable_changes(config: GameConfig, targets: tuple[float, ...]) -> list[PaytableChange]:
+    """For each bonus payout, and for all of them scaled together, the change that meets each target."""
+    return [payout_for_edge(config, key, target) for key in (*PAYOUT_KEYS, SCALE_ALL) for target in targets]

@@ -34,11 +34,19 @@ def _config(args: argparse.Namespace) -> GameConfig:
 
 
 def cmd_bonus(args: argparse.Namespace) -> None:
-    """Print the exact return table of a resolved bonus bet."""
-    from .bonus import bonus_table
+    """Print the exact return table of a resolved bonus bet, and paytables that meet target house edges.
+
+    The bonus is paid on the six community cards alone, so its return per
+    resolved bet needs no solve. With --targets 0.02,0.05,0.10, for each
+    payout (and for all of them multiplied by one factor) the value that
+    gives each house edge exactly, and the largest whole payout (or factor
+    in hundredths) that keeps the edge at least there.
+    """
+    from .bonus import bonus_table, paytable_changes
 
     config = _config(args)
     table = bonus_table(config)
+    changes = paytable_changes(config, args.targets) if args.targets else []
     if args.json:
         print(json.dumps({
             "total_combinations": table.total_combinations,
@@ -48,6 +56,8 @@ def cmd_bonus(args: argparse.Namespace) -> None:
                 for r in table.rows
             ],
             "house_edge": table.house_edge,
+            "paytables": [{"payout": c.key, "current": c.current, "target": c.target, "exact": c.exact,
+                           "whole": c.whole, "whole_house_edge": c.whole_edge} for c in changes],
         }))
         return
     rows = [(r.combination, f"{r.pays:g}", r.combinations, f"{r.probability:.10f}", f"{r.contribution:+.10f}")
@@ -58,6 +68,26 @@ def cmd_bonus(args: argparse.Namespace) -> None:
     print(f"total combinations: {table.total_combinations}")
     print(f"expected return per unit bet: {table.ev:+.10f}")
     print(f"house edge: {table.house_edge:.10f} ({100 * table.house_edge:.4f}%)")
+    if changes:
+        print("one change to the paytable per target house edge (a payout to 1, or every payout times a factor):"
+              "\nthe exact value, and the largest whole value that keeps the edge at least the target")
+        rows = [(c.key.removeprefix("bonus_").replace("_", " ") if c.key != "all" else "all payouts x",
+                 f"{c.current:g}", f"{100 * c.target:g}%", f"{c.exact:.4f}", f"{c.whole:g}",
+                 f"{100 * c.whole_edge:.4f}%") for c in changes]
+        print(text_table(["payout", "now", "target", "exact", "whole", "its house edge"], rows, "lrrrrr"))
+
+
+def _add_bonus_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--targets", type=_fractions, metavar="E,E,...",
+                        help="house edges to meet by changing one payout, e.g. 0.02,0.05,0.10")
+
+
+def _fractions(text: str) -> tuple[float, ...]:
+    values = tuple(_number(part.strip(), float, "house edges between -1 and 1, comma-separated",
+                           lambda v: -1 < v < 1) for part in text.split(",") if part.strip())
+    if not values:
+        raise argparse.ArgumentTypeError(f"must be house edges between -1 and 1, comma-separated, got {text!r}")
+    return values
 
 
 def cmd_deal_stats(args: argparse.Namespace) -> None:
@@ -454,7 +484,8 @@ COMMANDS: dict[str, Command] = {
     "simulate": (cmd_simulate, "Monte Carlo check of the solve with real shuffled decks", _add_simulate_arguments),
     "chart": (cmd_chart, "a strategy chart a person can learn, priced exactly; pictures; an HTML report",
               _add_chart_arguments),
-    "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet", _no_arguments),
+    "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet; paytables for target edges",
+              _add_bonus_arguments),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu", _no_arguments),
     "cache": (cmd_cache, "what the cache folder holds; --prune deletes what is no longer read", _add_cache_arguments),
 }

@@ -120,3 +120,23 @@ def test_random_communities_against_the_naive_rule(config: GameConfig) -> None:
     samples += [list(parse_cards(text, g)) for text in ("234567p", "113355m", "333s 888s", "111m 22p 9s", "456789s")]
     for cards in samples:
         assert bonus_payout(counts_of(cards, g), config) == naive_bonus_net(cards, config), cards
+
+
+def test_paytable_changes_meet_their_targets() -> None:
+    """Each change makes the resolved bet's house edge the target (checked through the return table, an
+    independent path); the whole payout is the largest keeping the edge at least the target."""
+    from dataclasses import replace
+
+    from solver.bonus import SCALE_ALL, _payouts, paytable_changes, resolved_house_edge
+
+    config = GameConfig()
+    assert resolved_house_edge(config) == pytest.approx(bonus_table(config).house_edge, abs=1e-15)
+    changes = paytable_changes(config, (0.02, 0.1))
+    assert {c.key for c in changes} == {"bonus_straight_flush", "bonus_three_pairs", "bonus_two_triplets",
+                                        "bonus_one_triplet", "bonus_hu", "bonus_flush", SCALE_ALL}
+    for c in changes:
+        assert bonus_table(_payouts(config, c.key, c.exact)).house_edge == pytest.approx(c.target, abs=1e-8)
+        step = 0.01 if c.key == SCALE_ALL else 1.0
+        assert c.whole_edge >= c.target > resolved_house_edge(_payouts(config, c.key, c.whole + step))
+    hu = next(c for c in changes if c.key == "bonus_hu" and c.target == 0.02)
+    assert bonus_table(replace(config, bonus_hu=hu.whole)).house_edge == pytest.approx(hu.whole_edge, abs=1e-15)
