@@ -140,7 +140,9 @@ def _run_stage(solve: _Solve, stage: str, items: np.ndarray, work: Callable[...,
     bar = tqdm(total=len(items), initial=done, unit="item", desc=STAGE_NAMES[stage], smoothing=0.05,
                disable=True if quiet else None)
     metadata = file_metadata(solve.config, solve.objective, {"stage": stage, "tag": tag})
-    results = Parallel(n_jobs=work_processes(_jobs(), len(pending)), return_as="generator_unordered")(
+    # never more processes than the stage has chunks (not pending ones: the pool would be resized, its
+    # workers restarted, between the stages of one run)
+    results = Parallel(n_jobs=work_processes(_jobs(), n_chunks), return_as="generator_unordered")(
         delayed(_indexed)(i, work, solve, items[i * size:(i + 1) * size], *extra) for i in pending)
     for index, table in results:
         write_table(paths[index], table, metadata)
