@@ -40,9 +40,9 @@ QUERIES = {
 SETUP = """
 import time
 t0 = time.perf_counter()
-from solver.cards import parse_cards
-from solver.config import DEFAULT_CONFIG
-from solver.evaluate import Stage, State, evaluate
+from solver.game.cards import parse_cards
+from solver.game.config import DEFAULT_CONFIG
+from solver.evaluator.api import Stage, State, evaluate
 P = lambda text: parse_cards(text, DEFAULT_CONFIG.geometry)
 """
 
@@ -75,10 +75,10 @@ def deal_parts() -> dict:
     """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold."""
     import numpy as np
 
-    from solver.cards import parse_cards
-    from solver.combinatorics import multisets
-    from solver.config import DEFAULT_CONFIG as config
-    from solver.deal import _drawn, _jobs, _value_jobs
+    from solver.evaluator.deal import _drawn, _jobs, _value_jobs
+    from solver.game.cards import parse_cards
+    from solver.game.combinatorics import multisets
+    from solver.game.config import DEFAULT_CONFIG as config
 
     geometry = config.geometry
     hand = parse_cards("11m 23p 57s", geometry)

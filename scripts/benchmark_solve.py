@@ -23,8 +23,8 @@ import threading
 import time
 from pathlib import Path
 
-from solver.config import load_config
-from solver.solve import solve
+from solver.game.config import load_config
+from solver.staged.run import solve
 
 
 def machine() -> str:

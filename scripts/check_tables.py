@@ -20,11 +20,11 @@ import sys
 import time
 from pathlib import Path
 
-from solver.cards import format_cards
-from solver.classes import extensions, group_classes
-from solver.config import load_config
-from solver.query import best_play
-from solver.symmetry import deal_classes
+from solver.game.cards import format_cards
+from solver.game.config import load_config
+from solver.game.symmetry import deal_classes
+from solver.products.query import best_play
+from solver.staged.classes import extensions, group_classes
 
 
 def compare(text: str, config, tables: Path, dead: str = "", n_jobs: int = -1) -> tuple[float, bool]:

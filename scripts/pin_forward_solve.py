@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from solver.config import GameConfig
-from solver.solve import solve
+from solver.game.config import GameConfig
+from solver.staged.run import solve
 
 CASES = {
     "one-suit": (GameConfig(suits=1, ranks=5, copies=3, jokers=1), {}),

@@ -11,17 +11,17 @@ from typing import Any
 __version__ = "0.3.0"
 
 _EXPORTS = {
-    "bonus": ("BonusTable", "bonus_payout", "bonus_table"),
-    "cards": ("DeckGeometry", "counts_of", "format_cards", "parse_cards"),
-    "config": ("DEFAULT_CONFIG", "GameConfig", "load_config"),
-    "deal_stats": ("DealStats", "deal_stats"),
+    "game.bonus": ("BonusTable", "bonus_payout", "bonus_table"),
+    "game.cards": ("DeckGeometry", "counts_of", "format_cards", "parse_cards"),
+    "game.config": ("DEFAULT_CONFIG", "GameConfig", "load_config"),
+    "game.hu": ("HuLevel", "hu_level", "hu_level_with_hand"),
+    "game.options": ("Option", "Stage", "best_index"),
+    "game.state": ("State",),
     "errors": ("ConfigError", "InputError"),
-    "evaluate": ("best_option", "evaluate"),
-    "hu": ("HuLevel", "hu_level", "hu_level_with_hand"),
-    "options": ("Option", "Stage", "best_index"),
-    "query": ("BestPlay", "best_play"),
-    "solve": ("Summary", "load_summary", "solve"),
-    "state": ("State",),
+    "evaluator.api": ("best_option", "evaluate"),
+    "staged.run": ("Summary", "load_summary", "solve"),
+    "products.query": ("BestPlay", "best_play"),
+    "products.deal_stats": ("DealStats", "deal_stats"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

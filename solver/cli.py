@@ -13,15 +13,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import __version__
-from .cards import DeckGeometry, format_cards
-from .config import GameConfig, load_config
-from .errors import InputError
-from .objective import RESTRICTIONS
-from .options import Option, Stage
-from .parallel import mark_parent, stop_workers
-from .query import best_play, stderr_progress
-from .textfmt import text_table
+from solver import __version__
+from solver.errors import InputError
+from solver.game.cards import DeckGeometry, format_cards
+from solver.game.config import GameConfig, load_config
+from solver.game.options import Option, Stage
+from solver.products.query import best_play, stderr_progress
+from solver.render.textfmt import text_table
+from solver.runtime.parallel import mark_parent, stop_workers
+from solver.staged.objective import RESTRICTIONS
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +42,7 @@ def cmd_bonus(args: argparse.Namespace) -> None:
     gives each house edge exactly, and the largest whole payout (or factor
     in hundredths) that keeps the edge at least there.
     """
-    from .bonus import bonus_table, paytable_changes
+    from solver.game.bonus import bonus_table, paytable_changes
 
     config = _config(args)
     table = bonus_table(config)
@@ -92,7 +92,7 @@ def _fractions(text: str) -> tuple[float, ...]:
 
 def cmd_deal_stats(args: argparse.Namespace) -> None:
     """Print how many six-card deals can claim a tian-hu and a flush tian-hu."""
-    from .deal_stats import deal_stats
+    from solver.products.deal_stats import deal_stats
 
     config = _config(args)
     stats = deal_stats(config)
@@ -179,7 +179,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
     another configuration is refused (--force moves it aside). Prints the
     house edge, element of risk, standard deviation and time taken.
     """
-    from .solve import solve
+    from solver.staged.run import solve
 
     config = _config(args)
     if args.scheduler and args.backend != "dask":
@@ -215,7 +215,7 @@ def cmd_edge(args: argparse.Namespace) -> None:
     player bets ting-hu); with --bonus B also under the strategy that
     maximises main game plus a bonus bet of B (a second solve).
     """
-    from .edge import par_sheet
+    from solver.products.edge import par_sheet
 
     config = _config(args)
     sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
@@ -273,9 +273,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     frequencies beside their exact probabilities. Same --seed, same result,
     whatever --jobs.
     """
-    from .objective import Objective
-    from .simulate import simulate
-    from .tables import default_directory
+    from solver.products.simulate import simulate
+    from solver.staged.objective import Objective
+    from solver.tables.files import default_directory
 
     config = _config(args)
     tables = args.tables or default_directory(config, Objective())
@@ -395,10 +395,10 @@ def cmd_chart(args: argparse.Namespace) -> None:
     Each list's loss is exact for its decision alone; --exact prices the
     whole chart exactly, with a solve that follows it.
     """
-    from .chart import build_chart, chart_markdown
-    from .objective import Objective
-    from .report import parse_formats, write_report
-    from .tables import default_directory, usable_directory
+    from solver.products.chart import build_chart, chart_markdown
+    from solver.render.report import parse_formats, write_report
+    from solver.staged.objective import Objective
+    from solver.tables.files import default_directory, usable_directory
 
     config = _config(args)
     tables = Path(args.tables) if args.tables else default_directory(config, Objective())
@@ -441,7 +441,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
     those too. Kernels are looked for where numba keeps them
     ($NUMBA_CACHE_DIR, else the folder's numba/).
     """
-    from .diskcache import cache_dir, cache_entries, remove_entries
+    from solver.runtime.diskcache import cache_dir, cache_entries, remove_entries
 
     entries = cache_entries()
     doomed = entries if args.clear else [e for e in entries if not e.current] if args.prune else []

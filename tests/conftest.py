@@ -1,7 +1,7 @@
 import pytest
 
-from solver.cards import DeckGeometry
-from solver.config import GameConfig
+from solver.game.cards import DeckGeometry
+from solver.game.config import GameConfig
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ TWO_SUITS_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\njokers = 1\n"
 @pytest.fixture(scope="session")
 def two_suit_tables(tmp_path_factory):
     """The solve of the two-suit mini deck (2 suits x ranks 1-4, 2 copies, 1 joker), made once per session."""
-    from solver.solve import solve
+    from solver.staged.run import solve
 
     directory = tmp_path_factory.mktemp("two-suit-solve") / "tables"
     solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), directory, n_jobs=2, quiet=True)
@@ -37,7 +37,7 @@ def _leave_no_query_indexes(tmp_path_factory):
     delete the indexes of the tables under this session's temporary folder (and only those: the
     folder's tables and kernels speed up the next run, and other processes' indexes are theirs)."""
     yield
-    from solver.table_index import index_path
+    from solver.tables.index import index_path
 
     for summary in tmp_path_factory.getbasetemp().rglob("summary.parquet"):
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations, product
 
-from solver.cards import DeckGeometry
+from solver.game.cards import DeckGeometry
 
 
 def _is_set(cards: tuple[int, ...], geometry: DeckGeometry) -> bool:

@@ -14,8 +14,8 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
-from solver.config import GameConfig
-from solver.symmetry import canonical
+from solver.game.config import GameConfig
+from solver.game.symmetry import canonical
 from tests.naive import naive_bonus_net, naive_level
 
 

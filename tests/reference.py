@@ -2,18 +2,18 @@
 
 Slow but plain: each four-card community is weighted by ``prod C(U_t, a_t)``
 and its ting decision recomputed from scratch with the exact (table-free)
-hand-card hu test of :mod:`solver.ting`; no suit keys, profiles or caches.
+hand-card hu test of :mod:`solver.evaluator.ting`; no suit keys, profiles or caches.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.cards import counts_of
-from solver.combinatorics import multisets
-from solver.config import GameConfig
-from solver.hu import hu_level
-from solver.ting import ting_bet_ev, ting_outcomes
+from solver.evaluator.ting import ting_bet_ev, ting_outcomes
+from solver.game.cards import counts_of
+from solver.game.combinatorics import multisets
+from solver.game.config import GameConfig
+from solver.game.hu import hu_level
 
 
 def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig) -> np.ndarray:

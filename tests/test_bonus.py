@@ -6,9 +6,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from solver.bonus import FLUSH, HU, STRAIGHT_FLUSH, bonus_payout, bonus_table, payout_by_mask
-from solver.cards import counts_of, parse_cards
-from solver.config import GameConfig
+from solver.game.bonus import FLUSH, HU, STRAIGHT_FLUSH, bonus_payout, bonus_table, payout_by_mask
+from solver.game.cards import counts_of, parse_cards
+from solver.game.config import GameConfig
 from tests.naive import naive_bonus_net
 
 ONE_DECK = GameConfig()
@@ -127,7 +127,7 @@ def test_paytable_changes_meet_their_targets() -> None:
     independent path); the whole payout is the largest keeping the edge at least the target."""
     from dataclasses import replace
 
-    from solver.bonus import SCALE_ALL, _payouts, paytable_changes, resolved_house_edge
+    from solver.game.bonus import SCALE_ALL, _payouts, paytable_changes, resolved_house_edge
 
     config = GameConfig()
     assert resolved_house_edge(config) == pytest.approx(bonus_table(config).house_edge, abs=1e-15)

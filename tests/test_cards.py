@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from solver.cards import DeckGeometry, cards_of, check_available, check_count, counts_of, format_cards, parse_cards
 from solver.errors import InputError
+from solver.game.cards import DeckGeometry, cards_of, check_available, check_count, counts_of, format_cards, parse_cards
 
 G = DeckGeometry()
 

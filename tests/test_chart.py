@@ -12,15 +12,15 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from solver.cards import parse_cards
-from solver.chart import StageChart, build_chart, ting_outs_table, ting_thresholds
 from solver.cli import main
-from solver.combinatorics import remove_cards
-from solver.config import GameConfig
-from solver.patterns import PSEUDO, ChartRules, dead_touching, hold_pattern
-from solver.symmetry import apply, relabellings
-from solver.table_reader import draw_rows
-from solver.ting import ting_bet_ev
+from solver.evaluator.ting import ting_bet_ev
+from solver.game.cards import parse_cards
+from solver.game.combinatorics import remove_cards
+from solver.game.config import GameConfig
+from solver.game.symmetry import apply, relabellings
+from solver.products.chart import StageChart, build_chart, ting_outs_table, ting_thresholds
+from solver.products.patterns import PSEUDO, ChartRules, dead_touching, hold_pattern
+from solver.tables.reader import draw_rows
 from tests.conftest import TWO_SUITS_TOML
 
 TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
@@ -90,7 +90,7 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
 def test_chart_is_priced_exactly_and_never_beats_optimal(chart, stage: str, two_suit_tables: Path) -> None:
     """Each stage's loss, recomputed independently from the tables, agrees to 1e-12 and is not negative;
     the rules' shares add up to every hand; the chart's EV is the optimal EV less the loss."""
-    from solver.solve import load_summary
+    from solver.staged.run import load_summary
 
     part = getattr(chart, stage)
     assert part.loss == pytest.approx(_replay(part, TWO_SUITS, two_suit_tables), abs=1e-12)
@@ -138,7 +138,7 @@ def test_local_search_ends_where_no_single_change_helps(seed: int) -> None:
     """On random instances (entries missing at random, two bet sizes, one entry a pseudo-entry with one
     bet that every situation has), no move of one entry and no change of one bet improves the result,
     checked by brute force with plain loops; and the search never made the chart worse."""
-    from solver.chart import _search
+    from solver.products.chart import _search
 
     rng = np.random.default_rng(seed)
     n_situations, n_entries = 40, 6
@@ -169,7 +169,7 @@ def test_pruned_lines_each_earn_their_place() -> None:
     ones), after pruning every limited line that some situation still takes is worth at least the
     minimum gain: dropping it (its hands fall to their next line) costs at least that, checked with
     plain loops; pruning drops only limited lines, and on these instances it both drops and keeps some."""
-    from solver.chart import _prune, _search
+    from solver.products.chart import _prune, _search
 
     dropped = kept = 0
     for seed in range(10):
@@ -282,8 +282,8 @@ def test_whole_chart_is_priced_exactly(chart, two_suit_tables: Path) -> None:
     """The solve that follows a chart (a mixed strategy: counts scaled to stay integers) agrees with the
     table pricing of each stage alone, to 1e-12, when the other stage is left to optimal play; the whole
     chart is no better than optimal play, and its return table is exact."""
-    from solver.chart import chart_exact, uncovered_share
-    from solver.solve import load_summary
+    from solver.products.chart import chart_exact, uncovered_share
+    from solver.staged.run import load_summary
 
     optimal = load_summary(two_suit_tables, TWO_SUITS)
     rules = chart.rules()
@@ -308,7 +308,7 @@ def test_whole_chart_is_priced_exactly(chart, two_suit_tables: Path) -> None:
 
 def test_chart_restriction_needs_its_rules() -> None:
     from solver.errors import InputError
-    from solver.objective import Objective
+    from solver.staged.objective import Objective
 
     with pytest.raises(InputError, match="chart"):
         Objective(restriction="chart")

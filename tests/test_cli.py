@@ -31,7 +31,7 @@ def test_deal_stats_json(capsys) -> None:
 def test_bonus_json_and_table(capsys) -> None:
     assert main(["bonus", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"total_combinations", "rows", "house_edge"}
+    assert set(data) == {"total_combinations", "rows", "house_edge", "paytables"} and data["paytables"] == []
     assert sum(r["combinations"] for r in data["rows"]) == data["total_combinations"]
     assert set(data["rows"][0]) == {"combination", "pays", "combinations", "probability", "return"}
     assert data["house_edge"] == pytest.approx(-sum(r["return"] for r in data["rows"]), abs=1e-15)

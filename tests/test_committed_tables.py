@@ -10,9 +10,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from solver.config import load_config
-from solver.query import best_play
-from solver.solve import load_summary
+from solver.game.config import load_config
+from solver.products.query import best_play
+from solver.staged.run import load_summary
 
 ROOT = Path(__file__).parent.parent
 TABLES = ROOT / "strategy_tables" / "reduced-3x4"
@@ -42,7 +42,7 @@ REAL = ROOT / "strategy_tables" / "7981a1455f0f2315"
 def test_committed_real_deck_tables() -> None:
     """The real deck's small tables: the exact EV (a regression guard: its independent checks are
     scripts/check_tables.py and the simulation, docs/correctness.md), the classes and their weights."""
-    from solver.config import DEFAULT_CONFIG
+    from solver.game.config import DEFAULT_CONFIG
 
     assert DEFAULT_CONFIG.fingerprint() == REAL.name
     summary = load_summary(REAL, DEFAULT_CONFIG)
@@ -56,7 +56,7 @@ def test_committed_real_deck_tables() -> None:
 @pytest.mark.slow
 def test_committed_real_deck_deal_query_equals_the_evaluator() -> None:
     """A deal query on a clone (15 rows of stage C, no stage A) against the evaluator from scratch."""
-    from solver.config import DEFAULT_CONFIG
+    from solver.game.config import DEFAULT_CONFIG
 
     from_tables = best_play("19m 23p 5s J", DEFAULT_CONFIG, tables=REAL)
     direct = best_play("19m 23p 5s J", DEFAULT_CONFIG, n_jobs=-1)

@@ -1,7 +1,7 @@
 import pytest
 
-from solver.config import DEFAULT_CONFIG, GameConfig, config_from_dict, load_config
 from solver.errors import ConfigError
+from solver.game.config import DEFAULT_CONFIG, GameConfig, config_from_dict, load_config
 
 
 def test_defaults_follow_the_rules() -> None:

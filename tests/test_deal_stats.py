@@ -3,9 +3,9 @@
 from itertools import combinations
 from math import comb
 
-from solver.cards import DeckGeometry
-from solver.config import GameConfig
-from solver.deal_stats import deal_stats
+from solver.game.cards import DeckGeometry
+from solver.game.config import GameConfig
+from solver.products.deal_stats import deal_stats
 from tests.naive import naive_level
 
 

@@ -1,8 +1,8 @@
 import numpy as np
 
-from solver.cards import DeckGeometry
-from solver.community import _build_community_index
-from solver.diskcache import cached_arrays
+from solver.game.cards import DeckGeometry
+from solver.game.community import _build_community_index
+from solver.runtime.diskcache import cached_arrays
 
 MINI = DeckGeometry(suits=2, ranks=4, copies=2, jokers=1)
 
@@ -50,9 +50,9 @@ def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) ->
 
     from solver import __version__
     from solver.cli import main
-    from solver.diskcache import FORMAT
-    from solver.jit import SOURCE_DIGEST
-    from solver.table_index import INDEX_FORMAT
+    from solver.runtime.diskcache import FORMAT
+    from solver.runtime.jit import SOURCE_DIGEST
+    from solver.tables.index import INDEX_FORMAT
 
     monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.bonus import bonus_table
 from solver.cli import main
-from solver.config import GameConfig
-from solver.edge import par_sheet
+from solver.game.bonus import bonus_table
+from solver.game.config import GameConfig
+from solver.products.edge import par_sheet
 from tests.conftest import TWO_SUITS_TOML
 
 TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
@@ -88,7 +88,7 @@ def test_simple_strategies_are_evaluated_exactly_and_never_beat_optimal(sheet, t
 
 def test_tables_of_another_objective_are_not_reported_as_optimal(two_suit_tables) -> None:
     from solver.errors import InputError
-    from solver.solve import solve
+    from solver.staged.run import solve
 
     restricted = two_suit_tables.parent / (two_suit_tables.name + "-no-double-down")
     if not (restricted / "summary.parquet").exists():  # the comparison test makes it when run first

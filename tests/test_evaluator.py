@@ -5,14 +5,14 @@ import random
 import numpy as np
 import pytest
 
-from solver.cards import counts_of
-from solver.combinatorics import multisets
-from solver.config import GameConfig
-from solver.draw import unseen_suited
-from solver.evaluate import Stage, State, evaluate
-from solver.hold import fa_values
-from solver.hu import hu_level
-from solver.options import best_index
+from solver.evaluator.api import Stage, State, evaluate
+from solver.evaluator.draw import unseen_suited
+from solver.evaluator.hold import fa_values
+from solver.game.cards import counts_of
+from solver.game.combinatorics import multisets
+from solver.game.config import GameConfig
+from solver.game.hu import hu_level
+from solver.game.options import best_index
 from tests.plain_game import PlainGame
 from tests.reference import naive_hold_values
 
@@ -154,7 +154,7 @@ def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
 def test_hold_kernel_counts_outcomes_like_a_naive_enumeration(config: GameConfig, bonus: float) -> None:
     """The hold kernel's tracked outcome counts (used by the solve's forward pass) against every
     community multiset with its ting decision recomputed naively, for random holds and stubs."""
-    from solver.outcomes import hold_outcomes
+    from solver.game.outcomes import hold_outcomes
     from tests.reference import naive_hold_outcomes
 
     rng = np.random.default_rng(8)
@@ -178,7 +178,7 @@ def test_hold_kernel_removing_cards_matches_separate_passes(config: GameConfig) 
     """One pass valuing a hold against many unseen sets (cards removed by inclusion-exclusion) gives
     bit for bit what a separate pass per set gives: no removal, each single card, pairs of
     different cards and of the same card, for random holds with and without jokers."""
-    from solver.hold import fa_values_removing
+    from solver.evaluator.hold import fa_values_removing
 
     g = config.geometry
     rng = random.Random(11)

@@ -5,15 +5,15 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from solver.cards import counts_of, parse_cards
-from solver.config import GameConfig
-from solver.draw import unseen_suited
-from solver.evaluate import Stage, State, evaluate
-from solver.hold import fa_values, fa_values_removing
-from solver.hu import hu_level
-from solver.options import best_index
-from solver.symmetry import apply, relabellings
-from solver.ting import ting_outcomes
+from solver.evaluator.api import Stage, State, evaluate
+from solver.evaluator.draw import unseen_suited
+from solver.evaluator.hold import fa_values, fa_values_removing
+from solver.evaluator.ting import ting_outcomes
+from solver.game.cards import counts_of, parse_cards
+from solver.game.config import GameConfig
+from solver.game.hu import hu_level
+from solver.game.options import best_index
+from solver.game.symmetry import apply, relabellings
 from tests.naive import naive_level
 from tests.reference import naive_hold_values
 

@@ -22,9 +22,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from solver.cli import main
-from solver.config import GameConfig
-from solver.solve import solve
-from solver.tables import TABLE_FILES, solve_lock
+from solver.game.config import GameConfig
+from solver.staged.run import solve
+from solver.tables.files import TABLE_FILES, solve_lock
 from tests.conftest import TWO_SUITS_TOML
 
 ROOT = Path(__file__).parent.parent
@@ -69,12 +69,12 @@ def one_line(stderr: str) -> str:
 #: Where a solve is stopped: a function of the package replaced by one that does its work, or part of it,
 #: then sends the signal to the solve's own process.
 MOMENTS = {
-    "before the first chunk": ("solver.solve", "_stage_holds", "pass"),
-    "mid-chunk, a temporary file written": ("solver.tables", "write_table",
+    "before the first chunk": ("solver.staged.run", "_stage_holds", "pass"),
+    "mid-chunk, a temporary file written": ("solver.tables.files", "write_table",
                                             "original(path.with_name(path.name + '.tmp'), *a, **k)"),
-    "during a merge": ("solver.solve", "_save_arrays", "original(*a, **k)"),
-    "during the index build": ("solver.table_index", "build_index", "pass"),
-    "with the tables written, the chunks not yet dropped": ("solver.solve", "_drop_chunks", "pass"),
+    "during a merge": ("solver.staged.run", "_save_arrays", "original(*a, **k)"),
+    "during the index build": ("solver.tables.index", "build_index", "pass"),
+    "with the tables written, the chunks not yet dropped": ("solver.staged.run", "_drop_chunks", "pass"),
 }
 
 
@@ -96,8 +96,8 @@ def _stopped_solve(directory: Path, moment: str, signal_name: str) -> tuple[int,
             {work}
             os.killpg(os.getpid(), signal.{signal_name})
         target.{name} = stop
-        import solver.solve
-        setattr(solver.solve, {name!r}, stop) if hasattr(solver.solve, {name!r}) else None
+        import solver.staged.run
+        setattr(solver.staged.run, {name!r}, stop) if hasattr(solver.staged.run, {name!r}) else None
         sys.exit(main(sys.argv[1:]))
     """)
     config = directory.parent / "two.toml"
@@ -217,9 +217,9 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_as_if_valid(whole: Path, tmp
                                                                capsys, monkeypatch) -> None:
     """A write failing with ENOSPC midway: exit 1 and one line; no finished table is left behind, and
     the rerun gives the whole solve's tables."""
-    import solver.tables
+    import solver.tables.files
 
-    original = solver.tables.write_table
+    original = solver.tables.files.write_table
     calls = [0]
 
     def full(path, *args, **kwargs):
@@ -229,8 +229,8 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_as_if_valid(whole: Path, tmp
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(solver.tables, "write_table", full)
-    monkeypatch.setattr("solver.solve.write_table", full)
+    monkeypatch.setattr(solver.tables.files, "write_table", full)
+    monkeypatch.setattr("solver.staged.run.write_table", full)
     directory = tmp_path / "full"
     assert main(["solve", "--config", config_file, "--out", str(directory), "--jobs", "1", "--quiet"]) == 1
     assert "No space left on device" in one_line(capsys.readouterr().err)
@@ -294,7 +294,7 @@ def test_a_ting_query_without_its_bet_says_so(capsys) -> None:
 
 def test_simulate_starts_no_more_processes_than_batches(two_suit_tables: Path, capsys) -> None:
     """--jobs 16 for one batch of hands: one process does it (joblib would start all 16)."""
-    from solver.parallel import work_processes
+    from solver.runtime.parallel import work_processes
 
     assert work_processes(16, 1) == 1 and work_processes(-1, 1) == 1 and work_processes(2, 10) == 2
     assert main(["simulate", "--config", str(ROOT / "configs" / "reduced-3x4.toml"), "--tables",

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.config import GameConfig
-from solver.query import best_play
-from solver.solve import solve
+from solver.game.config import GameConfig
+from solver.products.query import best_play
+from solver.staged.run import solve
 
 PINS = json.loads(gzip.decompress((Path(__file__).parent / "data" / "forward_solve_pins.json.gz").read_bytes()))
 ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)

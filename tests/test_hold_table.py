@@ -1,6 +1,6 @@
 """Stage A: one walk per hold over every dead set, against the per-hold evaluator valued set by set.
 
-The evaluator (:func:`solver.hold.fa_values`) sums over communities with its own kernel (suit
+The evaluator (:func:`solver.evaluator.hold.fa_values`) sums over communities with its own kernel (suit
 profiles, no dead-card algebra); the walk updates quadratic forms card by card and counts step-11
 wins by inclusion-exclusion. Values must agree to 1e-12, and the tracked outcome counts exactly.
 """
@@ -13,12 +13,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from solver.cards import counts_of
-from solver.classes import extensions
-from solver.config import GameConfig
-from solver.hold import fa_values
-from solver.hold_table import TingConstants, hold_columns, walk
-from solver.outcomes import Outcome, hold_outcomes
+from solver.evaluator.hold import fa_values
+from solver.game.cards import counts_of
+from solver.game.config import GameConfig
+from solver.game.outcomes import Outcome, hold_outcomes
+from solver.staged.classes import extensions
+from solver.staged.holds import TingConstants, hold_columns, walk
 
 ODD = GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(1.0, 3.0), fa_hu_ante=0.7, fa_hu=1.3,
                  fa_hu_flush=2.0, ting_hu_multiples=(1.0, 2.5), ting_hu_ante=0.6, ting_hu=1.2, ting_hu_flush=1.7)

@@ -5,9 +5,9 @@ from itertools import product
 import numpy as np
 import pytest
 
-from solver.cards import DeckGeometry, counts_of, parse_cards
-from solver.combinatorics import multisets
-from solver.hu import HuLevel, _suit_needs, hu_level, hu_level_with_hand, hu_levels
+from solver.game.cards import DeckGeometry, counts_of, parse_cards
+from solver.game.combinatorics import multisets
+from solver.game.hu import HuLevel, _suit_needs, hu_level, hu_level_with_hand, hu_levels
 from tests.naive import naive_level, naive_suit_needs
 
 G = DeckGeometry()

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from solver.cards import counts_of
-from solver.config import GameConfig
-from solver.hu import hu_level
-from solver.hu_plain import hu_level_plain
+from solver.game.cards import counts_of
+from solver.game.config import GameConfig
+from solver.game.hu import hu_level
+from solver.game.hu_plain import hu_level_plain
 
 
 @pytest.mark.parametrize("config", [GameConfig(), GameConfig(decks=2), GameConfig(suits=2, ranks=4, copies=2)])

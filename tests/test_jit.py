@@ -8,12 +8,12 @@ import sys
 import numpy as np
 import pytest
 
-from solver.cards import counts_of
-from solver.config import GameConfig
-from solver.draw import unseen_suited
-from solver.hu import hu_level
-from solver.jit import Kernel, interpreted, kernel
-from solver.ting import ting_outcomes
+from solver.evaluator.draw import unseen_suited
+from solver.evaluator.ting import ting_outcomes
+from solver.game.cards import counts_of
+from solver.game.config import GameConfig
+from solver.game.hu import hu_level
+from solver.runtime.jit import Kernel, interpreted, kernel
 
 CONFIG = GameConfig()
 TWO_DECKS = GameConfig(copies=6, jokers=2)
@@ -39,11 +39,11 @@ def _ting_states(config: GameConfig, n: int, seed: int, hand_jokers: int):
 # dispatchers, and even "interpreted" calls would reach compiled code.
 INTERPRETED = """
 import json, sys
-from solver.cards import counts_of
-from solver.config import GameConfig
-from solver.draw import unseen_suited
-from solver.jit import interpreted
-from solver.ting import ting_outcomes
+from solver.game.cards import counts_of
+from solver.game.config import GameConfig
+from solver.evaluator.draw import unseen_suited
+from solver.runtime.jit import interpreted
+from solver.evaluator.ting import ting_outcomes
 copies, jokers, states = json.loads(sys.stdin.read())
 config = GameConfig(copies=copies, jokers=jokers)
 g = config.geometry
@@ -108,12 +108,15 @@ def test_the_kernel_cache_is_named_by_every_source_file(tmp_path, monkeypatch) -
     from pathlib import Path
 
     import solver
-    from solver.jit import kernel_cache_folder, source_digest
+    from solver.runtime.jit import kernel_cache_folder, source_digest
 
     copy = tmp_path / "solver"
     shutil.copytree(Path(solver.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert source_digest(copy) == source_digest()
-    (copy / "textfmt.py").write_text((copy / "textfmt.py").read_text() + "\n# a change elsewhere\n")
+    edited = copy / "render" / "textfmt.py"  # a subpackage's file, far from any kernel
+    edited.write_text(edited.read_text() + "\n# a change elsewhere\n")
+    assert source_digest(copy) != source_digest()
+    edited.rename(copy / "render" / "textfmt2.py")  # a renamed file counts too
     assert source_digest(copy) != source_digest()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     assert kernel_cache_folder() == str(tmp_path / "numba" / f"mahjong-poker-{source_digest()}")
@@ -122,9 +125,9 @@ def test_the_kernel_cache_is_named_by_every_source_file(tmp_path, monkeypatch) -
 
 COMPILE_ONE = """
 import sys
-from solver.cards import counts_of, parse_cards
-from solver.config import GameConfig
-from solver.hu import hu_level
+from solver.game.cards import counts_of, parse_cards
+from solver.game.config import GameConfig
+from solver.game.hu import hu_level
 g = GameConfig().geometry
 assert hu_level(counts_of(parse_cards("11m 123p", g), g), g) == 1
 """
@@ -137,7 +140,7 @@ def test_kernels_are_cached_in_the_digest_folder_or_not_at_all(tmp_path) -> None
     from pathlib import Path
 
     import solver
-    from solver.jit import source_digest
+    from solver.runtime.jit import source_digest
 
     env = {**os.environ, "MAHJONG_POKER_CACHE": str(tmp_path / "cache")}
     env.pop("NUMBA_CACHE_DIR", None)

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from solver.cards import format_cards, parse_cards
 from solver.cli import main
-from solver.config import GameConfig
-from solver.evaluate import Stage, State, evaluate
-from solver.options import best_index
-from solver.query import best_play, describe_hold
+from solver.evaluator.api import Stage, State, evaluate
+from solver.game.cards import format_cards, parse_cards
+from solver.game.config import GameConfig
+from solver.game.options import best_index
+from solver.products.query import best_play, describe_hold
 
 MINI_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\n"
 MINI = GameConfig(suits=2, ranks=4, copies=2)
@@ -113,7 +113,7 @@ def test_ting_outs_against_a_naive_count() -> None:
     makes a hu using a hand card (tested naively: every five of the nine cards)."""
     import random
 
-    from solver.combinatorics import remove_cards
+    from solver.game.combinatorics import remove_cards
     from tests.naive import naive_level
 
     config = GameConfig()

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.config import GameConfig
 from solver.errors import InputError
-from solver.simulate import simulate
-from solver.solve import load_summary
+from solver.game.config import GameConfig
+from solver.products.simulate import simulate
+from solver.staged.run import load_summary
 from tests.conftest import TWO_SUITS_TOML
 
 TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)

@@ -16,11 +16,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from solver.cli import main
-from solver.config import GameConfig
 from solver.errors import InputError
-from solver.query import best_play
-from solver.solve import load_summary, solve
-from solver.symmetry import deal_classes
+from solver.game.config import GameConfig
+from solver.game.symmetry import deal_classes
+from solver.products.query import best_play
+from solver.staged.run import load_summary, solve
 from tests.plain_game import PlainGame
 
 ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)  # 16 cards, 124 deal classes
@@ -102,7 +102,7 @@ def same_options(found: list, expected: list) -> None:
 def test_tables_answer_queries_as_the_evaluator(solved: Path) -> None:
     """Every ninth deal class, and a post-draw state, through the tables (15 lookups) and from scratch."""
     g = ONE_SUIT.geometry
-    from solver.cards import format_cards
+    from solver.game.cards import format_cards
 
     hands, _ = deal_classes(g)
     for hand in hands[::9]:
@@ -147,7 +147,7 @@ def test_a_killed_solve_resumes_to_identical_tables(tmp_path: Path, stop_after: 
     whole = tmp_path / "whole"
     solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), whole, n_jobs=1, quiet=True)
     target = tmp_path / "killed"
-    script = ("from solver.config import GameConfig; from solver.solve import solve; "
+    script = ("from solver.game.config import GameConfig; from solver.staged.run import solve; "
               f"solve({config}, {str(target)!r}, n_jobs=1, quiet=True)")
     process = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
     marker = target / "chunks" / f"{stop_after}.parquet"
@@ -206,7 +206,7 @@ def test_two_deck_configuration_agrees_with_the_pinned_plain_game_tree(tmp_path:
     """Two decks of a two-suit geometry: two copies of each card and two jokers, so hands see 0, 1 or 2
     jokers before the community (three outcome denominators). Exact against the plain enumerator's
     figures (400 s, pinned), and the simulator agrees with the exact EV."""
-    from solver.simulate import simulate
+    from solver.products.simulate import simulate
 
     pinned = json.loads((Path(__file__).parent / "data" / "two_decks_plain_game.json").read_text())
     config = GameConfig(decks=2, suits=2, ranks=4, copies=1, jokers=1)
@@ -230,10 +230,10 @@ def test_bets_that_are_not_short_decimals_survive_the_tables(tmp_path: Path) -> 
 
 def test_chunks_of_another_solve_are_redone(solved: Path, tmp_path: Path, monkeypatch) -> None:
     """A chunk file that belongs to another configuration (copied in by mistake) is not reused."""
-    import solver.solve
+    import solver.staged.run
 
     other = tmp_path / "other"
-    monkeypatch.setattr(solver.solve, "_drop_chunks", lambda directory: None)  # keep the other solve's chunks
+    monkeypatch.setattr(solver.staged.run, "_drop_chunks", lambda directory: None)  # keep the other solve's chunks
     solve(GameConfig(suits=1, ranks=5, copies=3, jokers=1, tian_hu=4.0), other, n_jobs=1, quiet=True)
     monkeypatch.undo()
     mixed = tmp_path / "mixed"

@@ -11,11 +11,20 @@ from math import comb
 import numpy as np
 import pytest
 
-from solver.cards import DeckGeometry
-from solver.classes import extensions, group_classes
-from solver.combinatorics import multisets
-from solver.symmetry import apply, canonical, canonical_mapping, deal_classes, decode, encode, inverse, relabellings
-from solver.symmetry_kernels import canonical_keys
+from solver.game.cards import DeckGeometry
+from solver.game.combinatorics import multisets
+from solver.game.symmetry import (
+    apply,
+    canonical,
+    canonical_mapping,
+    deal_classes,
+    decode,
+    encode,
+    inverse,
+    relabellings,
+)
+from solver.game.symmetry_kernels import canonical_keys
+from solver.staged.classes import extensions, group_classes
 
 REAL = DeckGeometry()
 MINI = DeckGeometry(suits=2, ranks=4, copies=2, jokers=1)

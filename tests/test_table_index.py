@@ -12,11 +12,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from solver.config import GameConfig, load_config
 from solver.errors import InputError
-from solver.query import best_play
-from solver.table_index import index_path, open_index
-from solver.tables import read_metadata, write_table
+from solver.game.config import GameConfig, load_config
+from solver.products.query import best_play
+from solver.tables.files import read_metadata, write_table
+from solver.tables.index import index_path, open_index
 
 ROOT = Path(__file__).parent.parent
 TABLES = ROOT / "strategy_tables" / "reduced-3x4"

@@ -1,0 +1,214 @@
+"""The deal decision (docs/rules.md, steps 3-5): claim tian-hu, or double down (or not) and discard two.
+
+Every two-card draw (jokers included: a joker drawn here stays in hand) is
+enumerated as a multiset with its multiplicity. After a draw the player
+can keep any four of the eight seen cards; each discard takes the best of
+its own holds, valued against the unseen cards of that draw. Double down
+changes only the di-hu payout and the lost DD bet, so both DD choices
+share all the work.
+
+Most holds recur across draws: one made of four dealt cards comes with
+every draw, one with a single drawn card with every draw holding that
+card. Such a hold is valued once for all its draws: the draws differ
+only by the other cards they bring, which the hold kernel removes from
+the unseen cards by inclusion-exclusion
+(:func:`solver.evaluator.hold.fa_values_removing`), bit for bit as separate calls
+would. Holds of two dealt and both drawn cards are valued draw by draw;
+so is everything with a bonus bet, whose expected value per community
+depends on the unseen cards.
+
+The work is split into chunks run in parallel with joblib; each value is
+computed by the same call whatever the split, and draws are summed in
+draw order, so the result is bit-for-bit the same for any number of jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from solver.evaluator.draw import claim_value, hold_values, unseen_suited
+from solver.evaluator.hold import bonus_evs, fa_values_removing
+from solver.game.cards import counts_of
+from solver.game.combinatorics import multisets, remove_cards, submultisets
+from solver.game.config import GameConfig
+from solver.game.options import Option
+from solver.runtime.parallel import mark_parent, watch_parent, work_processes
+
+
+@dataclass(frozen=True)
+class _Job:
+    """Holds to value: one hold for several draws (``draws``, each removing ``removals[k]``
+    from ``unseen``), or several holds (``holds``) for one draw."""
+
+    holds: tuple[tuple[int, ...], ...]
+    unseen: np.ndarray
+    draws: tuple[int, ...]
+    removals: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def pairs(self) -> list[tuple[tuple[int, ...], int]]:
+        """The (hold, draw index) pairs the job values, in the order of its values."""
+        if self.removals:
+            return [(self.holds[0], n) for n in self.draws]
+        return [(hold, self.draws[0]) for hold in self.holds]
+
+    @property
+    def cost(self) -> int:
+        """Work in kernel passes, about: a removal case costs a sixth of a pass (measured on
+        the real deck), so progress and scheduling follow time rather than values."""
+        return 1 + len(self.removals) // 6 if self.removals else len(self.holds)
+
+
+def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float) -> list[_Job]:
+    """Every (hold, draw) pair to value, each exactly once, grouped into jobs."""
+    geometry = config.geometry
+    # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
+    shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}
+    jobs = []
+    for n, draw in enumerate(draws):
+        seen = tuple(sorted(hand + draw))
+        own = []
+        for hold in submultisets(seen, 4):
+            drawn = tuple(_drawn(hold, hand))
+            if len(drawn) <= 1 and bonus_bet == 0:
+                if hold not in shared:
+                    shared[hold] = (unseen_suited(hand + drawn, config), [])
+                other = remove_cards(draw, drawn)
+                shared[hold][1].append((n, tuple(c for c in other if c != geometry.joker)))
+            else:
+                own.append(hold)
+        if own:
+            jobs.append(_Job(tuple(own), unseen_suited(seen, config), (n,)))
+    for hold, (base, cases) in shared.items():
+        jobs.append(_Job((hold,), base, tuple(n for n, _ in cases), tuple(r for _, r in cases)))
+    return jobs
+
+
+def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
+    """Fa-hu values (one per bet size) of each job's (hold, draw) pairs, job by job."""
+    watch_parent()
+    values = []
+    for job in jobs:
+        if job.removals:
+            hold_counts = counts_of(job.holds[0], config.geometry)
+            values.append(fa_values_removing(hold_counts, job.unseen, list(job.removals), config))
+        else:
+            bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
+            values.append(np.array([hold_values(h, job.unseen, config, bonus_bet, bonus_ev) for h in job.holds]))
+    return values
+
+
+def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
+    """Cards of ``hold`` that the dealt ``hand`` cannot supply (multiset difference)."""
+    left = list(hand)
+    drawn = []
+    for card in hold:
+        if card in left:
+            left.remove(card)
+        else:
+            drawn.append(card)
+    return drawn
+
+
+def _discard_values(hand: tuple[int, ...], draw: tuple[int, ...], best_by_hold: dict[tuple[int, ...], float],
+                    discards: list[tuple[int, ...]], config: GameConfig) -> np.ndarray:
+    """Value of each (DD, discard) after one draw, from the best value of each hold: (2, discards)."""
+    dd_sizes = (0.0, config.double_down)
+    out = np.empty((len(dd_sizes), len(discards)))
+    for d, discard in enumerate(discards):
+        kept = tuple(sorted(remove_cards(hand, discard) + draw))
+        play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4)])
+        di_hu = claim_value(kept, config, 1.0, config.di_hu_flush, config.di_hu)
+        for k, dd in enumerate(dd_sizes):
+            value = -dd + play_on
+            if di_hu is not None and (1.0 + dd) * di_hu > value:
+                value = (1.0 + dd) * di_hu
+            out[k, d] = value
+    return out
+
+
+@dataclass(frozen=True)
+class DealEvaluation:
+    """The deal decision's options, and the fa-hu values they were made of."""
+
+    options: list[Option]
+    """Every option, in canonical order (see :func:`deal_options`)."""
+    draws: list[tuple[int, ...]]
+    """Every two-card draw (as a multiset), in the order of :func:`solver.game.combinatorics.multisets`."""
+    draw_weights: np.ndarray
+    """How many physical draws each of ``draws`` stands for."""
+    hold_values: list[dict[tuple[int, ...], np.ndarray]]
+    """For each draw, every four-card hold of the eight cards seen, with its value for each fa-hu
+    bet (:func:`solver.evaluator.hold.fa_values` against the unseen cards of that draw)."""
+
+
+def deal_options(hand: tuple[int, ...], config: GameConfig,
+                 progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
+                 bonus_bet: float = 0.0) -> list[Option]:
+    """Every option on the first six cards, in canonical order.
+
+    Order: claim (if a tian-hu is possible), then each discard without
+    double-down, then each discard with it (discards in lexicographic order
+    of the cards thrown). ``progress(done, total)`` is called as the work
+    (counted in hold-kernel passes) gets done; ``n_jobs`` processes share
+    it. With a bonus bet B > 0 the EVs include it (it pushes unless the
+    player reaches a ting bet).
+    """
+    return evaluate_deal(hand, config, progress, n_jobs, bonus_bet).options
+
+
+def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
+                  progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
+                  bonus_bet: float = 0.0) -> DealEvaluation:
+    """:func:`deal_options`, with the value of every hold after every draw."""
+    geometry = config.geometry
+    options: list[Option] = []
+    claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
+    if claim is not None:
+        options.append(Option("claim", (), 0.0, claim, 1.0))
+    unseen = geometry.full_counts() - counts_of(hand, geometry)
+    rows, weights = multisets(unseen, 2)
+    draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
+    from joblib import Parallel, delayed, effective_n_jobs  # about 0.1 s to import: not for other stages
+
+    jobs = _jobs(hand, draws, config, bonus_bet)
+    total_work = sum(job.cost for job in jobs)
+    # largest jobs first, so no worker is left with a big one at the end
+    jobs.sort(key=lambda job: -job.cost)
+    chunk_cost = total_work / (8 * effective_n_jobs(n_jobs))  # a few chunks per process to hand out
+    chunks: list[list[_Job]] = [[]]
+    cost = 0
+    for job in jobs:
+        if chunks[-1] and cost + job.cost > chunk_cost:
+            chunks.append([])
+            cost = 0
+        chunks[-1].append(job)
+        cost += job.cost
+    mark_parent()
+    results = Parallel(n_jobs=work_processes(n_jobs, len(chunks)), return_as="generator")(
+        delayed(_value_jobs)(part, config, bonus_bet) for part in chunks
+    )
+    values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
+    done = 0
+    for part, part_values in zip(chunks, results):
+        for job, values in zip(part, part_values):
+            for (hold, n), value in zip(job.pairs, values):
+                values_by_hold[n][hold] = value
+            done += job.cost
+        if progress is not None:
+            progress(done, total_work)
+    discards = submultisets(hand, 2)
+    totals = np.zeros((2, len(discards)))
+    for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs
+        best_by_hold = {hold: float(value.max()) for hold, value in values_by_hold[n].items()}
+        totals += weights[n] * _discard_values(hand, draw, best_by_hold, discards, config)
+    n_draws = comb(int(unseen.sum()), 2)
+    assert int(weights.sum()) == n_draws
+    for k, dd in enumerate((0.0, config.double_down)):
+        for d, discard in enumerate(discards):
+            options.append(Option("discard", discard, dd, float(totals[k, d] / n_draws), 1.0 + dd))
+    return DealEvaluation(options, draws, weights, values_by_hold)

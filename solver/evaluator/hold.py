@@ -1,0 +1,750 @@
+"""The fa-hu value of a kept four-card hold (docs/rules.md, steps 8-14).
+
+After the second discard the player keeps a hold ``H`` and has seen eight
+cards; the community comes from the unseen suited cards ``U``. The value of
+betting F sums, over every four-card community ``A`` weighted by
+``prod C(U_t, a_t)``, either the step-11 payout (when ``H + A`` forms a hu)
+or the best of folding and each ting bet, whose win chances are exact counts
+over every two-card completion ``B``. The sum is kept by decision (step-11
+hu or flush hu, fold, each ting bet), as integer counts of card
+combinations, and priced once at the end: no rounding depends on the order
+of the communities, so relabelled suits or ranks give a hold's value bit
+for bit (the solve relies on it to reuse the deal stage's values).
+
+The count over ``B`` is where the time goes, so it works on suit keys (see
+:mod:`solver.game.hu`): with ``X = H + A``, a completion changes one suit (both
+cards in it) or two (one card each). What one or two unseen cards of suit
+``s`` do to that suit's joker needs depends only on the suit's part of
+``A``, so it is tabulated once per distinct part as two small histograms
+(a *suit profile*: need buckets after one card, after two, each weighted
+by its number of card combinations). A bucket keeps of a suit's needs only
+what decides the hu level with the hold's jokers, so the histograms are
+short and the level of three buckets is a table lookup. Per community the
+lookup then runs once per histogram entry (same-suit completions) and once
+per pair of entries of two suits (two-suit completions), instead of once
+per pair of cards.
+
+One pass can value the hold against several sets of unseen cards that
+differ by one or two removed cards (the deal stage needs a hold under
+every draw that leaves it intact): removing a card of type ``e`` from the
+completions' source removes exactly the winning completions holding it,
+``R(e) = sum_t (L_t - [t = e]) hu(X + e + t)`` with ``L = U - A``, and two
+removed cards add back the one completion they form together. All counts
+are integers, so the values are bit for bit those of separate passes.
+
+The hu test on keys is the plain one; step 14 wants a hu that uses a hand
+card. They differ only when the six community cards form a hu on their own
+(then every hu of the ten cards could be a community one), so those
+completions, listed once per geometry in :func:`solver.game.community.alone_index`,
+are re-tested with the hand-card rule, from per-suit flags (see
+:func:`solver.game.hu._suit_flags_with_hand`) found once per suit key.
+A community with no hu even with two extra jokers is folded without
+counting (or bet for the bonus alone, when a bonus bet is on).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from solver.evaluator.ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_bet_net, _ting_choice, payout_vector
+from solver.game.bonus import community_bonus_net
+from solver.game.cards import DeckGeometry
+from solver.game.community import alone_index, community_index, sorted_multisets
+from solver.game.config import GameConfig
+from solver.game.hu import (
+    _level_from_flags,
+    _level_packed,
+    _needs_of_key,
+    _suit_flags_with_hand,
+    _suit_keys,
+    digit_cap,
+    suit_table,
+)
+from solver.game.options import TIE_TOLERANCE
+from solver.runtime.jit import kernel
+
+
+@kernel(inline="always")
+def _bucket_caps(jokers):
+    """The largest pair and set needs a bucket tells apart with ``jokers`` jokers (a need above
+    ``jokers`` fails whatever it is; a pair never needs more than 2, a set more than 3)."""
+    return min(jokers + 1, 2), min(jokers + 1, 3)
+
+
+@kernel(inline="always")
+def _n_buckets(jokers):
+    """How many need buckets :func:`_bucket` uses with ``jokers`` jokers."""
+    cap_p, cap_s = _bucket_caps(jokers)
+    return 1 + (cap_p + 1) * (cap_s + 1)
+
+
+@kernel(inline="always")
+def _bucket(state, jokers):
+    """The class of a suit's packed needs that decides every hu level with ``jokers`` jokers:
+    0 when the suit alone makes a flush hu, else its pair and set needs capped at
+    ``jokers + 1`` (a larger need fails the same way). See :func:`_bucket_levels`."""
+    if (state >> 4) <= jokers:
+        return 0
+    cap_p, cap_s = _bucket_caps(jokers)
+    return 1 + min(state & 3, cap_p) * (cap_s + 1) + min((state >> 2) & 3, cap_s)
+
+
+@kernel
+def _bucket_levels(jokers):
+    """Hu level of every triple of suit buckets, as two 0/1 float tables (hu, flush hu)
+    indexed ``(b0 * n + b1) * n + b2``, so counting by buckets needs no branch."""
+    cap_p, cap_s = _bucket_caps(jokers)
+    n = _n_buckets(jokers)
+    representative = np.zeros(n, np.int64)  # bucket 0: a suit that needs nothing
+    for p in range(cap_p + 1):
+        for s in range(cap_s + 1):
+            representative[1 + p * (cap_s + 1) + s] = p | (s << 2) | (min(jokers + 1, 7) << 4)
+    hu = np.zeros(n * n * n)
+    flush = np.zeros(n * n * n)
+    for b0 in range(n):
+        for b1 in range(n):
+            for b2 in range(n):
+                level = _level_packed(representative[b0], representative[b1], representative[b2], jokers)
+                hu[(b0 * n + b1) * n + b2] = 1.0 if level == 1 else 0.0
+                flush[(b0 * n + b1) * n + b2] = 1.0 if level == 2 else 0.0
+    return hu, flush
+
+
+@kernel(inline="always")
+def _add_mass(buckets, masses, n, bucket, mass):
+    """Add ``mass`` to ``bucket`` in a small histogram of ``n`` entries; return the new size."""
+    for q in range(n):
+        if buckets[q] == bucket:
+            masses[q] += mass
+            return n
+    buckets[n] = bucket
+    masses[n] = mass
+    return n + 1
+
+
+@kernel(nogil=True)
+def _suit_profile(s, key, x, left, table, ranks, cap, powers, jokers, h1_bucket, h1_mass, h2_bucket, h2_mass,
+                  per_rank, one_b, r_bucket, r_mass, r_n):
+    """One suit of X (suit key ``key``): histograms of the suit's need bucket after one
+    unseen card of the suit (``h1``) and after two (``h2``), weighted by how many
+    card combinations give each. Returns the two histograms' sizes. With ``per_rank``
+    also, for each rank r of the suit with a card left, the bucket after one card of
+    rank r (``one_b[r]``) and the histogram of buckets after that card and each other
+    left card of the suit (``r_bucket[r]``, ``r_mass[r]``, ``r_n[r]`` entries): the
+    same-suit part of the removal counts R."""
+    base = s * ranks
+    n1 = 0
+    n2 = 0
+    if per_rank:
+        for r1 in range(ranks):
+            t1 = base + r1
+            r_n[r1] = 0
+            if left[t1] == 0:
+                continue
+            k1 = key + (powers[r1] if x[t1] + 1 <= cap else 0)
+            one_b[r1] = _bucket(np.int64(table[k1]), jokers)
+            for r2 in range(ranks):
+                t2 = base + r2
+                same = 1 if t2 == t1 else 0
+                mass = left[t2] - same
+                if mass <= 0:
+                    continue
+                k2 = k1 + (powers[r2] if x[t2] + 1 + same <= cap else 0)
+                r_n[r1] = _add_mass(r_bucket[r1], r_mass[r1], r_n[r1], _bucket(np.int64(table[k2]), jokers),
+                                    mass * 1.0)
+    for r1 in range(ranks):
+        t1 = base + r1
+        u1 = left[t1]
+        if u1 == 0:
+            continue
+        k1 = key + (powers[r1] if x[t1] + 1 <= cap else 0)
+        n1 = _add_mass(h1_bucket, h1_mass, n1, _bucket(np.int64(table[k1]), jokers), u1 * 1.0)
+        if u1 >= 2:
+            k2 = k1 + (powers[r1] if x[t1] + 2 <= cap else 0)
+            n2 = _add_mass(h2_bucket, h2_mass, n2, _bucket(np.int64(table[k2]), jokers), u1 * (u1 - 1) / 2.0)
+        for r2 in range(r1 + 1, ranks):
+            t2 = base + r2
+            u2 = left[t2]
+            if u2 == 0:
+                continue
+            k2 = k1 + (powers[r2] if x[t2] + 1 <= cap else 0)
+            n2 = _add_mass(h2_bucket, h2_mass, n2, _bucket(np.int64(table[k2]), jokers), u1 * u2 * 1.0)
+    return n1, n2
+
+
+# Layout of the outcome counts ``_fa_values`` can track for one bet (see :mod:`solver.game.outcomes`):
+# step-11 wins, ting folds, then (hu, flush hu, loss) for each ting multiple, and last the summed
+# bonus net of the paths that settle the bonus. Counts are card combinations of the six community
+# cards (a step-11 win or a ting fold counts all its last-two completions).
+TRACK_FA_HU, TRACK_FA_HU_FLUSH, TRACK_FOLD_TING, TRACK_TING_FIRST = 0, 1, 2, 3
+
+
+def track_size(n_multiples: int) -> int:
+    """Length of the tracked-outcome vector for ``n_multiples`` ting bet sizes."""
+    return TRACK_TING_FIRST + 3 * n_multiples + 1
+
+
+@kernel(inline="always")
+def _tracked_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
+    """The ting decision of docs/rules.md ("Information and optimal play"): best EV, ties within 1e-12 to less
+    money at risk (fold, then smaller G); 0 folds, ``m + 1`` bets ``multiples[m]``."""
+    _, top = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
+    if -(1.0 + fa_bet) >= top - TIE_TOLERANCE:
+        return 0
+    for m in range(multiples.shape[0]):
+        if _ting_bet_ev(n_hu, n_flush, total2, fa_bet, multiples[m] * fa_bet, pays) + bonus >= top - TIE_TOLERANCE:
+            return m + 1
+    return multiples.shape[0]  # not reached: the best option is within the tolerance of itself
+
+
+@kernel(inline="always")
+def _track_ting(choice, n_hu, n_flush, total2, weight, bonus_net, tracked):
+    """Count the outcomes of ting decision ``choice`` (see :func:`_tracked_choice`); ``bonus_net``:
+    the expected bonus net, settled by a ting bet (read only then)."""
+    if choice == 0:
+        tracked[TRACK_FOLD_TING] += weight * total2
+    else:
+        base = TRACK_TING_FIRST + 3 * (choice - 1)
+        tracked[base] += weight * n_hu
+        tracked[base + 1] += weight * n_flush
+        tracked[base + 2] += weight * (total2 - n_hu - n_flush)
+        tracked[tracked.shape[0] - 1] += weight * total2 * bonus_net
+
+
+@kernel
+def _key_flags(key, s, hold, ranks, cap, scratch):
+    """Hand-card flags of suit ``s`` of hold plus community, from the suit's key (the hold's
+    part of the suit is known, so the key gives the community's); ``scratch``: zeros."""
+    base = cap + 1
+    for r in range(ranks):
+        scratch[s * ranks + r] = key % base - hold[s * ranks + r]
+        key //= base
+    flags = _suit_flags_with_hand(hold, scratch, s * ranks, ranks)
+    for r in range(ranks):
+        scratch[s * ranks + r] = 0
+    return flags
+
+
+@kernel(inline="always")
+def _removed_weight(m4, i, before, runs, r1, r2):
+    """Weight prod C(U_t - E_t, a_t) of four-card community ``i`` once the cards ``r1``, ``r2``
+    (-1: none) are removed too, from ``before[c]`` (unseen count of card c's type before c
+    is taken) and ``runs[c]``: the same operations, in the same order, as the plain weight."""
+    weight = 1.0
+    for c in range(4):
+        t = m4[i, c]
+        f = before[c] - (1 if t == r1 else 0) - (1 if t == r2 else 0)
+        if f <= 0:
+            return 0.0
+        weight *= f
+        weight /= runs[c]
+    return weight
+
+
+@kernel(nogil=True)
+def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_slots, n_slots, table, suits, ranks, cap, unseen,
+               removals, bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, succ4, succ5, m6_net, out, track,
+               tracked):
+    """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold,
+    against several sets of unseen cards at once.
+
+    ``hold``: count vector with jokers last; ``unseen``: unseen suited
+    counts; ``removals[e]``: up to two suited card types (-1: none, sorted
+    otherwise) also seen in case ``e``, whose values go to ``out[e]``. The
+    two-card completions of ``unseen - A - E`` are counted by
+    inclusion-exclusion from those of ``L = unseen - A``: removing a card of
+    type ``e`` removes the ``R(e) = sum_t (L_t - [t = e]) hu(X + e + t)``
+    winning completions that hold it, and two removed cards add back the
+    completion they make together. Counts are exact integers, so each
+    ``out[e]`` is bit for bit what a separate call with ``unseen - E`` gives.
+    ``n_profiles``: room for the suit profiles (``suit_profiles_max``);
+    ``bonus_bet``: B, and ``bonus_ev[i]``: the expected net of a unit bonus
+    bet given four-card community ``i`` (read only when B > 0 or tracking;
+    both need a single case with nothing removed); NaN entries are computed
+    when first needed, from ``succ4``, ``succ5`` and ``m6_net`` (see
+    :func:`_bonus_evs`), so tracking counts only the communities bet on.
+    ``track``: -1, or the index of the bet whose outcomes are counted into
+    ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
+    """
+    n_suited = unseen.shape[0]
+    jokers = hold[n_suited]
+    powers = np.ones(ranks, np.int64)
+    for r in range(1, ranks):
+        powers[r] = powers[r - 1] * (cap + 1)
+    hold_keys = np.empty(3, np.int64)
+    _suit_keys(hold, suits, ranks, cap, hold_keys)
+    keys = np.empty(3, np.int64)
+    needs = np.empty(3, np.int64)
+    x = hold.copy()
+    left = unseen.copy()
+    # Suit profiles, built on first use and keyed by the suit part of A
+    # (base ``a_base`` digits: a four-card community holds a card at most 4 times).
+    a_base = min(cap, 4) + 1
+    a_powers = np.ones(ranks, np.int64)
+    for r in range(1, ranks):
+        a_powers[r] = a_powers[r - 1] * a_base
+    profile_of = np.full((3, a_powers[ranks - 1] * a_base), -1, np.int16)
+    n_built = np.zeros(3, np.int64)
+    hu_of, flush_of = _bucket_levels(jokers)
+    nb = _n_buckets(jokers)
+    bucket = np.empty(3, np.int64)
+    h1_bucket = np.empty((3, n_profiles, nb), np.int64)
+    h1_mass = np.empty((3, n_profiles, nb), np.float64)
+    h1_n = np.empty((3, n_profiles), np.int64)
+    h2_bucket = np.empty((3, n_profiles, nb), np.int64)
+    h2_mass = np.empty((3, n_profiles, nb), np.float64)
+    h2_n = np.empty((3, n_profiles), np.int64)
+    one_b = np.empty((3, n_profiles, ranks), np.int64)
+    r_bucket = np.empty((3, n_profiles, ranks, nb), np.int64)
+    r_mass = np.empty((3, n_profiles, ranks, nb), np.float64)
+    r_n = np.empty((3, n_profiles, ranks), np.int64)
+    cross_hu = np.empty((3, nb))
+    cross_flush = np.empty((3, nb))
+    a_keys = np.empty(3, np.int64)
+    used = np.empty(3, np.int64)
+    # hand-card flags of a suit by its key (see :func:`solver.game.hu._suit_flags_with_hand`), -1 until
+    # found: 786 KB for one deck, 30 MB for two (a hashed memo measured twice as slow per pass)
+    flags_of = np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8)
+    suit_flags = np.zeros(3, np.int64)
+    slot_levels = np.full(n_slots if jokers == 0 else 0, -1, np.int8)  # plain | hand-card level << 2
+    after = np.empty(3, np.int64)
+    scratch = np.zeros(hold.shape[0], np.int64)
+    n_unseen = unseen.sum()
+    # the cases: their completion totals, and which card types need R(t)
+    n_cases = removals.shape[0]
+    total2 = np.empty(n_cases)
+    needs_r = np.zeros(n_suited, np.bool_)
+    removing = False
+    for e in range(n_cases):
+        n_left = n_unseen - (1 if removals[e, 0] >= 0 else 0) - (1 if removals[e, 1] >= 0 else 0)
+        total2[e] = (n_left - 4) * (n_left - 5) / 2.0
+        for k in range(2):
+            if removals[e, k] >= 0:
+                needs_r[removals[e, k]] = True
+                removing = True
+    weights = np.empty(n_cases)
+    in_a = np.zeros(n_suited, np.bool_)  # the card types of the current A
+    total4 = np.zeros(n_cases)
+    before = np.empty(4, np.int64)
+    runs = np.empty(4, np.int64)
+    r_hu = np.zeros(n_suited)
+    r_flush = np.zeros(n_suited)
+    one_bucket = np.empty(n_suited, np.int64)
+    pair_fix = np.zeros((n_suited, n_suited), np.int64)  # 1 + the hand-card level where it differs from the plain
+    # The values are summed by the decision each community takes (see :func:`_add_outcome`), as
+    # integer counts of card combinations, exact in any order: a hold's value does not depend on
+    # the order of the communities, so relabelled suits or ranks give it bit for bit.
+    sums = np.zeros((n_cases, bets.shape[0], SUM_TING_FIRST + 3 * multiples.shape[0]))
+    bonus_sums = np.zeros((n_cases, bets.shape[0]))
+    for i in range(m4.shape[0]):
+        # weight prod C(U_t, a_t): ordered falling product, divided by run lengths
+        weight = 1.0
+        run = 1
+        for c in range(4):
+            t = m4[i, c]
+            if left[t] == 0:
+                weight = 0.0
+                break
+            before[c] = left[t]
+            weight *= left[t]
+            left[t] -= 1
+            run = run + 1 if c > 0 and m4[i, c - 1] == t else 1
+            runs[c] = run
+            weight /= run
+        if weight == 0.0:
+            left[:] = unseen
+            continue
+        for c in range(4):
+            in_a[m4[i, c]] = True
+        for e in range(n_cases):
+            r1 = removals[e, 0]
+            r2 = removals[e, 1]
+            if (r1 < 0 or not in_a[r1]) and (r2 < 0 or not in_a[r2]):
+                weights[e] = weight  # no removed card is one A takes: the same product
+            else:
+                weights[e] = _removed_weight(m4, i, before, runs, r1, r2)
+            total4[e] += weights[e]
+        for c in range(4):
+            in_a[m4[i, c]] = False
+        for s in range(3):
+            keys[s] = hold_keys[s]
+        for c in range(4):
+            t = m4[i, c]
+            x[t] += 1
+            if x[t] <= cap:
+                s = t // ranks
+                keys[s] += powers[t - s * ranks]
+        for s in range(3):
+            needs[s] = _needs_of_key(table, keys[s])
+        level = _level_packed(needs[0], needs[1], needs[2], jokers)
+        if level > 0:
+            for e in range(n_cases):
+                for b in range(bets.shape[0]):
+                    sums[e, b, SUM_FA_FLUSH if level == 2 else SUM_FA_HU] += weights[e]
+            if track >= 0:
+                tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
+        elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
+            # no completion wins: fold, unless the bonus alone pays for a ting bet
+            bonus = 0.0
+            if bonus_bet > 0:
+                bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
+            for e in range(n_cases):
+                for b in range(bets.shape[0]):
+                    _add_outcome(sums, bonus_sums, e, b, weights[e], 0.0, 0.0, total2[e], bets[b], multiples, pays,
+                                 bonus)
+            if track >= 0:
+                choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, bonus)
+                net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
+                _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
+        else:
+            for su in range(suits):
+                a_keys[su] = 0
+            for c in range(4):
+                t = m4[i, c]
+                su = t // ranks
+                a_keys[su] += a_powers[t - su * ranks]
+            for su in range(suits):
+                p = profile_of[su, a_keys[su]]
+                if p < 0:
+                    p = n_built[su]
+                    n_built[su] += 1
+                    profile_of[su, a_keys[su]] = p
+                    h1_n[su, p], h2_n[su, p] = _suit_profile(
+                        su, keys[su], x, left, table, ranks, cap, powers, jokers,
+                        h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p],
+                        removing, one_b[su, p], r_bucket[su, p], r_mass[su, p], r_n[su, p])
+                used[su] = p
+            for su in range(3):
+                bucket[su] = _bucket(needs[su], jokers)
+            n_hu = 0.0
+            n_flush = 0.0
+            # both cards in one suit: that suit's bucket changes
+            for su in range(suits):
+                p = used[su]
+                for q in range(h2_n[su, p]):
+                    at = _bucket_at(bucket, su, h2_bucket[su, p, q], -1, 0, nb)
+                    n_hu += h2_mass[su, p, q] * hu_of[at]
+                    n_flush += h2_mass[su, p, q] * flush_of[at]
+            # one card in each of two suits
+            for s1 in range(suits):
+                p1 = used[s1]
+                for s2 in range(s1 + 1, suits):
+                    p2 = used[s2]
+                    for a in range(h1_n[s1, p1]):
+                        mass_a = h1_mass[s1, p1, a]
+                        for b in range(h1_n[s2, p2]):
+                            at = _bucket_at(bucket, s1, h1_bucket[s1, p1, a], s2, h1_bucket[s2, p2, b], nb)
+                            mass = mass_a * h1_mass[s2, p2, b]
+                            n_hu += mass * hu_of[at]
+                            n_flush += mass * flush_of[at]
+            if removing:
+                # R(t) for each removed type t: completions holding a card of type t. With the
+                # other card in another suit it depends on t only through t's one-card bucket.
+                for su in range(suits):
+                    for k in range(nb):
+                        hu_sum = 0.0
+                        flush_sum = 0.0
+                        for s2 in range(suits):
+                            if s2 == su:
+                                continue
+                            p2 = used[s2]
+                            for b in range(h1_n[s2, p2]):
+                                at = _bucket_at(bucket, su, k, s2, h1_bucket[s2, p2, b], nb)
+                                hu_sum += h1_mass[s2, p2, b] * hu_of[at]
+                                flush_sum += h1_mass[s2, p2, b] * flush_of[at]
+                        cross_hu[su, k] = hu_sum
+                        cross_flush[su, k] = flush_sum
+                for t in range(n_suited):
+                    if not needs_r[t] or left[t] == 0:
+                        continue
+                    s = t // ranks
+                    r = t - s * ranks
+                    p = used[s]
+                    one_bucket[t] = one_b[s, p, r]
+                    hu_sum = cross_hu[s, one_bucket[t]]
+                    flush_sum = cross_flush[s, one_bucket[t]]
+                    for q in range(r_n[s, p, r]):
+                        at = _bucket_at(bucket, s, r_bucket[s, p, r, q], -1, 0, nb)
+                        hu_sum += r_mass[s, p, r, q] * hu_of[at]
+                        flush_sum += r_mass[s, p, r, q] * flush_of[at]
+                    r_hu[t] = hu_sum
+                    r_flush[t] = flush_sum
+            if jokers == 0:
+                # completions where the community alone forms a hu: re-test with the hand-card rule
+                for e in range(alone_offsets[i], alone_offsets[i + 1]):
+                    t1 = alone_pairs[e, 0]
+                    t2 = alone_pairs[e, 1]
+                    w = left[t1] * (left[t1] - 1) / 2.0 if t1 == t2 else left[t1] * left[t2] * 1.0
+                    if w == 0.0:
+                        continue
+                    # X plus the completion is the hold plus six community cards, which come back
+                    # under up to 15 A's: both levels are worked out once per six (per slot)
+                    levels = slot_levels[alone_slots[e]]
+                    if levels < 0:
+                        # the suit keys of X plus the completion: its plain level, and its hand-card
+                        # level from each suit's flags (memoised by suit key: the hold is fixed)
+                        _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
+                        levels = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
+                                               _needs_of_key(table, after[2]), 0)
+                        for su in range(suits):
+                            f = flags_of[su, after[su]]
+                            if f < 0:
+                                f = _key_flags(after[su], su, hold, ranks, cap, scratch)
+                                flags_of[su, after[su]] = f
+                            suit_flags[su] = f
+                        levels |= _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) << 2
+                        slot_levels[alone_slots[e]] = levels
+                    plain = levels & 3
+                    exact = levels >> 2
+                    if plain != exact:
+                        d_hu = (1.0 if exact == 1 else 0.0) - (1.0 if plain == 1 else 0.0)
+                        d_flush = (1.0 if exact == 2 else 0.0) - (1.0 if plain == 2 else 0.0)
+                        n_hu += w * d_hu
+                        n_flush += w * d_flush
+                        if removing:
+                            pair_fix[t1, t2] = 1 + exact
+                            if t1 == t2:
+                                r_hu[t1] += (left[t1] - 1) * d_hu
+                                r_flush[t1] += (left[t1] - 1) * d_flush
+                            else:
+                                r_hu[t1] += left[t2] * d_hu
+                                r_flush[t1] += left[t2] * d_flush
+                                r_hu[t2] += left[t1] * d_hu
+                                r_flush[t2] += left[t1] * d_flush
+            bonus = 0.0
+            if bonus_bet > 0:
+                bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
+            for e in range(n_cases):
+                if weights[e] == 0.0:
+                    continue
+                case_hu = n_hu
+                case_flush = n_flush
+                t1 = removals[e, 0]
+                t2 = removals[e, 1]
+                if t1 >= 0:
+                    case_hu -= r_hu[t1]
+                    case_flush -= r_flush[t1]
+                if t2 >= 0:
+                    case_hu -= r_hu[t2]
+                    case_flush -= r_flush[t2]
+                    pair = _pair_level(keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2,
+                                       hu_of, flush_of, nb, pair_fix, after)
+                    if pair == 1:
+                        case_hu += 1.0
+                    elif pair == 2:
+                        case_flush += 1.0
+                for b in range(bets.shape[0]):
+                    _add_outcome(sums, bonus_sums, e, b, weights[e], case_hu, case_flush, total2[e], bets[b],
+                                 multiples, pays, bonus)
+            if track >= 0:
+                choice = _tracked_choice(n_hu, n_flush, total2[0], bets[track], multiples, pays, bonus)
+                net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
+                _track_ting(choice, n_hu, n_flush, total2[0], weight, net, tracked)
+            if removing and jokers == 0:
+                for e in range(alone_offsets[i], alone_offsets[i + 1]):
+                    pair_fix[alone_pairs[e, 0], alone_pairs[e, 1]] = 0
+        for c in range(4):
+            x[m4[i, c]] -= 1
+        left[:] = unseen
+    for e in range(n_cases):
+        for b in range(bets.shape[0]):
+            out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
+
+
+# Layout of the sums ``_fa_values`` keeps per case and bet: card combinations (weights) of the
+# four-card communities ending at step 11 (hu, flush hu) and folded at the ting, then per ting
+# multiple the weights betting it and those weights times the completions' hu and flush hu counts.
+SUM_FA_HU, SUM_FA_FLUSH, SUM_FOLD, SUM_TING_FIRST = 0, 1, 2, 3
+
+
+@kernel(inline="always")
+def _add_outcome(sums, bonus_sums, e, b, weight, n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
+    """Add a community of ``weight`` combinations that reaches the ting decision, with ``n_hu`` and
+    ``n_flush`` winning completions of ``total2``, to the sums of case ``e`` and bet ``b``."""
+    choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
+    if choice == 0:
+        sums[e, b, SUM_FOLD] += weight
+    else:
+        k = SUM_TING_FIRST + 3 * (choice - 1)
+        sums[e, b, k] += weight
+        sums[e, b, k + 1] += weight * n_hu
+        sums[e, b, k + 2] += weight * n_flush
+        bonus_sums[e, b] += weight * bonus
+
+
+@kernel(inline="always")
+def _summed_value(sums, bonus_sum, fa_bet, multiples, pays, total2):
+    """The summed net result (times the communities' combinations) of one bet from its sums."""
+    value = (sums[SUM_FA_HU] * (pays[FA_ANTE] + fa_bet * pays[FA_PAYS])
+             + sums[SUM_FA_FLUSH] * (pays[FA_ANTE] + fa_bet * pays[FA_FLUSH]) - sums[SUM_FOLD] * (1.0 + fa_bet))
+    for m in range(multiples.shape[0]):
+        k = SUM_TING_FIRST + 3 * m
+        if sums[k] > 0:
+            n_lose = sums[k] * total2 - sums[k + 1] - sums[k + 2]
+            value += _ting_bet_net(sums[k + 1], sums[k + 2], n_lose, fa_bet, multiples[m] * fa_bet, pays) / total2
+    return value + bonus_sum
+
+
+@kernel(inline="always")
+def _completion_keys(keys, x, t1, t2, ranks, powers, cap, after):
+    """Fill ``after`` with the three suit keys of X (keys ``keys``, counts ``x``) plus one card
+    of type ``t1`` and one of ``t2``."""
+    s1 = t1 // ranks
+    s2 = t2 // ranks
+    for su in range(3):
+        after[su] = keys[su]
+    after[s1] += powers[t1 - s1 * ranks] if x[t1] + 1 <= cap else 0
+    after[s2] += powers[t2 - s2 * ranks] if x[t2] + 1 + (1 if t2 == t1 else 0) <= cap else 0
+
+
+@kernel(inline="always")
+def _bucket_at(bucket, s1, b1, s2, b2, nb):
+    """Index into the bucket level tables of the three suits' buckets with suit ``s1`` set to
+    ``b1`` and (when ``s2 >= 0``) suit ``s2`` set to ``b2``."""
+    k0 = b1 if s1 == 0 else (b2 if s2 == 0 else bucket[0])
+    k1 = b1 if s1 == 1 else (b2 if s2 == 1 else bucket[1])
+    k2 = b1 if s1 == 2 else (b2 if s2 == 2 else bucket[2])
+    return (k0 * nb + k1) * nb + k2
+
+
+@kernel(inline="always")
+def _pair_level(keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2, hu_of, flush_of, nb,
+                pair_fix, after):
+    """Hu level (hand-card rule applied) of X plus one card of type ``t1`` and one of ``t2``
+    (``t1 <= t2``; ``one_bucket`` holds the buckets of X plus one card of each; ``pair_fix``
+    the hand-card levels, plus one, of the completions where they differ from the plain ones;
+    ``after``: scratch for three suit keys)."""
+    if pair_fix[t1, t2] > 0:
+        return pair_fix[t1, t2] - 1
+    s1 = t1 // ranks
+    s2 = t2 // ranks
+    if s1 == s2:
+        _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
+        at = _bucket_at(bucket, s1, _bucket(np.int64(table[after[s1]]), jokers), -1, 0, nb)
+    else:
+        at = _bucket_at(bucket, s1, one_bucket[t1], s2, one_bucket[t2], nb)
+    return 2 if flush_of[at] > 0 else (1 if hu_of[at] > 0 else 0)
+
+
+def prepare_tables(geometry: DeckGeometry) -> None:
+    """Build the per-geometry tables the hold kernel reads (once; later calls are free)."""
+    community_index(geometry)
+    alone_index(geometry)
+    suit_table(geometry)
+
+
+@kernel(inline="always")
+def _bonus_ev_at(i, succ4, succ5, m6_net, left, total2):
+    """Expected net of a unit bonus bet given four-card community ``i``, over every completion from
+    ``left`` (the unseen suited cards less the community's four) of the ``total2`` pairs."""
+    n_types = left.shape[0]
+    total = 0.0
+    for t1 in range(n_types):
+        u1 = left[t1]
+        if u1 <= 0:
+            continue
+        row5 = succ4[i, t1]
+        if u1 >= 2:
+            total += u1 * (u1 - 1) / 2.0 * m6_net[succ5[row5, t1]]
+        for t2 in range(t1 + 1, n_types):
+            if left[t2] > 0:
+                total += u1 * left[t2] * m6_net[succ5[row5, t2]]
+    return total / total2
+
+
+@kernel(inline="always")
+def _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2):
+    """``bonus_ev[i]``, computed by :func:`_bonus_ev_at` first if it is NaN (not known yet)."""
+    if np.isnan(bonus_ev[i]):
+        bonus_ev[i] = _bonus_ev_at(i, succ4, succ5, m6_net, left, total2)
+    return bonus_ev[i]
+
+
+@kernel(nogil=True)
+def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
+    """Expected net of a unit bonus bet for each four-card community, over every completion."""
+    left = unseen.copy()
+    n_unseen = unseen.sum()
+    total2 = (n_unseen - 4) * (n_unseen - 5) / 2.0
+    for i in range(m4.shape[0]):
+        possible = True
+        for c in range(4):
+            t = m4[i, c]
+            if left[t] == 0:
+                possible = False
+            left[t] -= 1
+        out[i] = _bonus_ev_at(i, succ4, succ5, m6_net, left, total2) if possible else 0.0
+        left[:] = unseen
+
+
+def bonus_evs(unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
+    """Expected net of a unit bonus bet given each four-card community, for these unseen cards."""
+    index = community_index(config.geometry)
+    out = np.empty(len(index.m4_types), np.float64)
+    _bonus_evs(index.m4_types, index.succ4, index.succ5, community_bonus_net(config),
+               np.ascontiguousarray(unseen_suited, dtype=np.int64), out)
+    return out
+
+
+def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameConfig,
+              bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None, track: int = -1,
+              tracked: np.ndarray | None = None) -> np.ndarray:
+    """Value of each fa-hu bet size of ``config`` for a hold, given the unseen suited counts.
+
+    Values count T and F (not DD), with optimal ting decisions; in units of
+    T. With a bonus bet B > 0 they include the bonus, which pushes unless
+    the player bets ting-hu; ``bonus_ev`` (from :func:`bonus_evs` for the
+    same unseen cards) can be passed in when several holds share it.
+    With ``track`` = the index of a bet, the outcome counts of betting it are
+    added into ``tracked`` (length :func:`track_size`; see ``TRACK_*``).
+    """
+    if (bonus_bet > 0 or track >= 0) and bonus_ev is None:
+        bonus_ev = np.full(len(community_index(config.geometry).m4_types), np.nan)  # computed where needed
+    return _run_kernel(hold_counts, unseen_suited, np.full((1, 2), -1, np.int64), config, bonus_bet, bonus_ev,
+                       track, tracked)[0]
+
+
+def fa_values_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: list[tuple[int, ...]],
+                       config: GameConfig) -> np.ndarray:
+    """:func:`fa_values` (no bonus) of one hold for each case of ``removals``, in one pass.
+
+    Case ``e`` removes the suited card types ``removals[e]`` (none, one or
+    two cards, seen elsewhere) from ``unseen_suited``; row ``e`` of the
+    result is bit for bit ``fa_values(hold_counts, unseen_suited - E_e)``.
+    One pass over the communities serves every case, which is what makes a
+    hold shared by many draws cheap (see :mod:`solver.evaluator.deal`).
+    """
+    rows = np.full((len(removals), 2), -1, np.int64)
+    for e, removed in enumerate(removals):
+        rows[e, : len(removed)] = sorted(removed)
+    return _run_kernel(hold_counts, unseen_suited, rows, config, 0.0, None, -1, None)
+
+
+def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,
+                bonus_bet: float, bonus_ev: np.ndarray | None, track: int, tracked: np.ndarray | None) -> np.ndarray:
+    """Call :func:`_fa_values` with the geometry's tables; values as (cases, bets)."""
+    geometry = config.geometry
+    index = community_index(geometry)
+    alone = alone_index(geometry)
+    out = np.empty((len(removals), len(config.fa_hu_bets)), np.float64)
+    _fa_values(
+        np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs, alone.slots,
+        alone.n_slots,
+        suit_table(geometry), geometry.suits,
+        geometry.ranks, digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64), removals,
+        np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
+        payout_vector(config), suit_profiles_max(geometry), float(bonus_bet),
+        np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5,
+        np.zeros(1) if bonus_ev is None else community_bonus_net(config),  # a second or so to build: only if read
+        out, track, np.zeros(1) if tracked is None else tracked,
+    )
+    return out
+
+
+@lru_cache(maxsize=4)
+def suit_profiles_max(geometry: DeckGeometry) -> int:
+    """How many distinct suit parts (at most four cards of one suit) a four-card community can have."""
+    cap = min(geometry.copies, 4)
+    return sum(len(sorted_multisets(geometry.ranks, cap, k)) for k in range(1, 5)) + 1

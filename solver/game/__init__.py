@@ -1,0 +1,3 @@
+"""The rules of the game: cards and the deck, the configuration, hu tests, the bonus bet's categories,
+the game's symmetries and canonical forms, outcomes and options. No solving here.
+"""

@@ -1,0 +1,155 @@
+"""The par sheet: the house edge of optimal play and everything a math report needs around it.
+
+Built from a finished solve (:func:`solver.staged.run.load_summary`); solving
+first when the tables do not exist yet. With a bonus bet B the report
+compares two strategies for a lone player, both from exact solves: (a) the
+main-game-optimal strategy (the bonus pushes unless the player bets
+ting-hu, so the strategy decides how often it is settled) and (b) the
+strategy that maximises main game plus B times the bonus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from solver.game.bonus import BonusTable, bonus_table
+from solver.game.config import GameConfig
+from solver.render.document import Block, Heading, Paragraph, Table
+from solver.staged.objective import RESTRICTIONS, Objective
+from solver.staged.run import solve
+from solver.staged.summary import Summary, load_summary
+from solver.tables.files import check_tables, default_directory
+
+
+@dataclass(frozen=True)
+class BonusComparison:
+    """The bonus bet of size B under strategies (a) main-game-optimal and (b) bonus-aware."""
+
+    bet: float
+    main_optimal: Summary
+    bonus_aware: Summary
+
+    def to_json(self) -> dict[str, Any]:
+        def side(s: Summary) -> dict[str, Any]:
+            return {"main_game_ev": float(s.ev_exact), "bonus_settled": float(s.bonus_settled),
+                    "bonus_return_per_bet_placed": s.bonus_net_settled,
+                    "total_ev": float(s.ev_exact) + self.bet * s.bonus_net_settled}
+
+        a, b = side(self.main_optimal), side(self.bonus_aware)
+        return {"bet": self.bet, "main_optimal": a, "bonus_aware": b,
+                "main_game_ev_change": b["main_game_ev"] - a["main_game_ev"],
+                "bonus_return_change": b["bonus_return_per_bet_placed"] - a["bonus_return_per_bet_placed"]}
+
+
+@dataclass(frozen=True)
+class ParSheet:
+    """Figures of the main game under optimal play, and of the bonus bet."""
+
+    config: GameConfig
+    summary: Summary
+    bonus_resolved: BonusTable
+    bonus: BonusComparison | None = None
+    strategies: tuple[tuple[str, Summary], ...] = ()
+    """Simple restricted strategies (see :mod:`solver.staged.objective`) with their exact summaries."""
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.summary
+        data = {
+            "ev": float(s.ev_exact), "ev_exact": str(s.ev_exact), "house_edge": s.house_edge,
+            "house_edge_exact": str(-s.ev_exact), "element_of_risk": s.element_of_risk,
+            "average_total_bet": float(s.average_total_bet), "average_bets": s.average_bets(),
+            "std_dev": s.std_dev, "variance": float(s.variance), "hit_frequency": s.hit_frequency,
+            "outcomes": [{"outcome": r.outcome.label(), "net": r.net, "combinations": str(r.combinations),
+                          "probability": float(r.probability), "return": r.contribution} for r in s.outcomes],
+            "denominator": str(s.denominator),
+            "decisions": s.decisions(),
+            "bonus_per_resolved_bet": {"ev": self.bonus_resolved.ev, "house_edge": self.bonus_resolved.house_edge},
+            "bonus_per_bet_placed": {"settled": float(s.bonus_settled), "ev": s.bonus_net_settled,
+                                     "house_edge": -s.bonus_net_settled},
+            "tables": s.directory,
+        }
+        if self.bonus is not None:
+            data["bonus_aware"] = self.bonus.to_json()
+        if self.strategies:
+            optimal = float(s.ev_exact)
+            data["strategies"] = [
+                {"strategy": name, "description": RESTRICTIONS[name], "ev": float(r.ev_exact),
+                 "house_edge": r.house_edge, "element_of_risk": r.element_of_risk,
+                 "loss_vs_optimal": optimal - float(r.ev_exact)}
+                for name, r in (("optimal", s),) + self.strategies
+            ]
+        return data
+
+
+def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_jobs: int, quiet: bool) -> Summary:
+    """The summary of a solve for ``objective``: its directory is ``tables`` (for the main game) or
+    beside it with the objective's suffix, or by default under ``strategy_tables/``. The main game's must
+    exist (``InputError`` otherwise); another objective's (``--bonus``, ``--compare``) is solved if missing.
+    A restricted strategy reads stage A from the main game's solve (the restriction changes only the
+    later stages)."""
+    main = tables if tables is not None else default_directory(config, Objective())
+    directory = main.parent / (main.name + objective.suffix())
+    if objective == Objective():  # the main solve is read, never made here: solving is `mahjong-poker solve`
+        check_tables(directory, config, objective)  # the optimal strategy's, not another objective's
+        return load_summary(directory, config)
+    if (directory / "summary.parquet").exists():
+        check_tables(directory, config, objective)  # tables of another objective are never reported as these
+        return load_summary(directory, config)
+    restricted = objective.restriction != "optimal"
+    return solve(config, directory, bonus=objective.bonus, restriction=objective.restriction, n_jobs=n_jobs,
+                 quiet=quiet, holds_from=main if restricted and (main / "holds.parquet").exists() else None)
+
+
+def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float = 0.0, n_jobs: int = -1,
+              quiet: bool = False, compare: bool = False) -> ParSheet:
+    """The par sheet of ``config``, from the tables in ``tables`` (default: the configuration's
+    directory under ``strategy_tables/``), solving what is missing. With ``bonus`` B > 0 the
+    bonus-aware strategy's solve is compared with the main-game-optimal one; with ``compare``
+    each simple restricted strategy's. Those solves live beside ``tables``, named by objective."""
+    base = Path(tables) if tables is not None else None
+    main = _solved(config, base, Objective(), n_jobs, quiet)
+    comparison = None
+    if bonus > 0:
+        comparison = BonusComparison(bonus, main, _solved(config, base, Objective(bonus), n_jobs, quiet))
+    strategies = tuple((name, _solved(config, base, Objective(restriction=name), n_jobs, quiet))
+                       for name in RESTRICTIONS if compare and name != "optimal")
+    return ParSheet(config, main, bonus_table(config), comparison, strategies)
+
+
+def par_sheet_document(sheet: ParSheet) -> list[Block]:
+    """The par sheet as document blocks (``solver.render.document`` renders them as Markdown or HTML)."""
+    data = sheet.to_json()
+    s = sheet.summary
+    figures = [
+        ("EV per hand", f"{data['ev']:+.12f}", data["ev_exact"]),
+        ("house edge", f"{data['house_edge']:.12f} ({100 * data['house_edge']:.4f}%)", data["house_edge_exact"]),
+        ("element of risk", f"{data['element_of_risk']:.12f} ({100 * data['element_of_risk']:.4f}%)", ""),
+        ("average total bet", f"{data['average_total_bet']:.6f}",
+         " + ".join(f"{k} {v:.6f}" for k, v in data["average_bets"].items())),
+        ("standard deviation per hand", f"{data['std_dev']:.6f}", f"variance {data['variance']:.6f}"),
+        ("hit frequency", f"{data['hit_frequency']:.6f}", ""),
+        ("bonus, per resolved bet", f"EV {data['bonus_per_resolved_bet']['ev']:+.6f}",
+         f"house edge {100 * data['bonus_per_resolved_bet']['house_edge']:.4f}%"),
+        ("bonus, per bet placed (lone player)", f"EV {data['bonus_per_bet_placed']['ev']:+.6f}",
+         f"settled on {data['bonus_per_bet_placed']['settled']:.6f} of hands"),
+    ]
+    decisions = []
+    for name, value in data["decisions"].items():
+        if isinstance(value, dict):
+            decisions += [(f"{name.replace('_', ' ')} {k}", f"{v:.6f}") for k, v in value.items()]
+        else:
+            decisions.append((name.replace("_", " "), f"{value:.6f}"))
+    return [
+        Heading(2, "Par sheet: optimal play", "par-sheet"),
+        Paragraph(f"Exact figures from the solve in {s.directory}, per hand, in units of the tian-hu bet. "
+                  f"Combinations are out of {data['denominator']}."),
+        Table(["figure", "value", "exact / detail"], figures, "lrl"),
+        Heading(3, "Return table"),
+        Table(["outcome", "net", "combinations", "probability", "return"],
+              [[o["outcome"], f"{o['net']:+g}", o["combinations"], f"{o['probability']:.10f}",
+                f"{o['return']:+.10f}"] for o in data["outcomes"]], "lrrrr"),
+        Heading(3, "Decisions (probability per hand)"),
+        Table(["decision", "probability"], decisions, "lr"),
+    ]

@@ -1,0 +1,280 @@
+"""Best play for a given hand: parse what the player typed, evaluate, explain.
+
+The CLI's ``best`` command is a thin wrapper over :func:`best_play`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from solver.errors import InputError
+from solver.game.cards import DeckGeometry, counts_of, format_cards, parse_cards
+from solver.game.combinatorics import remove_cards, submultisets
+from solver.game.config import GameConfig
+from solver.game.hu_plain import hu_level_plain
+from solver.game.options import Option, Stage, best_index
+from solver.game.state import State, validate_state
+from solver.game.symmetry import Relabelling, canonical, encode, inverse
+from solver.runtime.jit import interpreted
+from solver.staged.objective import Objective
+
+
+@dataclass(frozen=True)
+class BestPlay:
+    """Every option at a decision, the index of the best, and what its kept cards aim at."""
+
+    state: State
+    options: list[Option]
+    best: int
+    aim: str
+    source: str = "evaluator"
+    """Where the EVs came from: ``tables`` (a solve's lookup) or ``evaluator`` (computed now)."""
+
+    def to_json(self, geometry: DeckGeometry) -> dict:
+        """The ``best --json`` object: stage, options (action, discard, bet, ev) and best."""
+        return {
+            "stage": self.state.stage.value,
+            "options": [
+                {"action": o.action, "discard": [geometry.card_name(c) for c in o.discard], "bet": o.bet, "ev": o.ev}
+                for o in self.options
+            ],
+            "best": self.best,
+        }
+
+
+def infer_stage(n_hand: int, has_dead: bool, has_community: bool) -> Stage:
+    """The stage implied by what was given (6 cards: deal, or draw with dead cards; community: ting)."""
+    if has_community:
+        return Stage.TING
+    if has_dead:
+        return Stage.DRAW if n_hand == 6 else Stage.TING
+    if n_hand == 6:
+        return Stage.DEAL
+    raise InputError(f"cannot tell the stage from {n_hand} hand cards: give 6 cards (deal, or draw with --dead), "
+                     "or 4 with --dead and --community (ting)")
+
+
+def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
+    """What a group of kept cards is aiming at, in card-pattern words."""
+    parts: list[str] = []
+    suited = [c for c in cards if c != geometry.joker]
+    jokers = len(cards) - len(suited)
+    for t in sorted(set(suited)):
+        n = suited.count(t)
+        if n >= 2:
+            parts.append(f"{'triplet' if n >= 3 else 'pair'} {geometry.card_name(t)}")
+    distinct = sorted(set(suited))
+    in_run: set[int] = set()
+    for a in distinct:
+        if a + 1 in distinct and a + 2 in distinct and geometry.suit_of(a) == geometry.suit_of(a + 2):
+            parts.append(f"run {format_cards((a, a + 1, a + 2), geometry)}")
+            in_run.update((a, a + 1, a + 2))
+    for i, a in enumerate(distinct):
+        for b in distinct[i + 1:]:
+            if geometry.suit_of(a) != geometry.suit_of(b) or b - a > 2 or {a, b} <= in_run:
+                continue
+            if b - a == 2:
+                parts.append(f"run {format_cards((a, b), geometry)} needs {geometry.card_name(a + 1)}")
+            else:
+                ends = [geometry.card_name(x) for x in (a - 1, b + 1)
+                        if 0 <= x < geometry.n_suited and geometry.suit_of(x) == geometry.suit_of(a)]
+                parts.append(f"run {format_cards((a, b), geometry)} needs {' or '.join(ends)}")
+    if jokers:
+        parts.append("joker" if jokers == 1 else f"{jokers} jokers")
+    return ", ".join(parts) if parts else "no pair or partial set"
+
+
+def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str = "", community: str = "",
+              double_down: float = 0.0, fa_bet: float = 0.0, bonus: float = 0.0,
+              progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
+              tables: str | Path | None = None) -> BestPlay:
+    """Evaluate every option for a hand given in MPSZ notation (see ``mahjong-poker best --help``).
+
+    The state is first mapped to its canonical form (:mod:`solver.game.symmetry`),
+    valued there, and the options mapped back. From a solve's ``tables`` a
+    deal or draw decision is 15 lookups (stage C's first holds, or stage A's
+    holds); the evaluator computes the same EVs (to 1e-12) from scratch.
+    """
+    geometry = config.geometry
+    hand_cards = parse_cards(hand, geometry)
+    dead_cards = parse_cards(dead, geometry) if dead else ()
+    community_cards = parse_cards(community, geometry) if community else ()
+    inferred = infer_stage(len(hand_cards), bool(dead_cards), bool(community_cards))
+    chosen = Stage(stage) if stage else inferred
+    if stage and chosen != inferred and not (chosen == Stage.TING and len(hand_cards) == 4):
+        raise InputError(f"{len(hand_cards)} hand cards with the cards given make a {inferred.value}-stage hand, "
+                         f"not {chosen.value}")
+    # A ting decision takes a few hundred hu tests: plain Python does them sooner than numba starts.
+    with interpreted() if chosen == Stage.TING else nullcontext():
+        return _best_play(State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus),
+                          config, progress, n_jobs, tables)
+
+
+def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], None] | None, n_jobs: int,
+               tables: str | Path | None) -> BestPlay:
+    geometry = config.geometry
+    state = validate_state(state, config)
+    (c_hand, c_dead, c_community), mapping = canonical(geometry, state.hand, state.dead, state.community)
+    c_state = replace(state, hand=c_hand, dead=c_dead, community=c_community)
+    options = _from_tables(Path(tables), c_state, config) if tables is not None else None
+    source = "tables" if options is not None else "evaluator"
+    if state.stage == Stage.TING:
+        from solver.evaluator.api import ting_options, ting_state_outcomes
+
+        # counted once, for the options and for the explanation
+        outcomes = ting_state_outcomes(c_state, config)
+        options = ting_options(c_state, config, outcomes)
+    elif options is None:
+        from solver.evaluator.api import evaluate
+
+        options = evaluate(c_state, config, progress=progress, n_jobs=n_jobs)
+    # Ties go to the first option in the canonical form's order, so the choice does not depend on how
+    # the suits happen to be labelled, and matches the solve's (which works on canonical states).
+    options, best = _relabel(options, best_index(options), inverse(mapping), state)
+    if state.stage == Stage.TING:
+        return BestPlay(state, options, best, describe_ting(c_state, config, outcomes), source)
+    kept = remove_cards(state.hand, options[best].discard)
+    return BestPlay(state, options, best, describe_hold(kept, geometry), source)
+
+
+def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, float, int]) -> str:
+    """The ting decision in the chart's terms: the outs (unseen cards that complete a hu using a hand
+    card with any second card) and the exact chance that the last two cards win (from the state's
+    :func:`solver.evaluator.api.ting_state_outcomes`)."""
+    from solver.evaluator.draw import unseen_suited
+    from solver.game.hu import hu_level_with_hand
+
+    geometry = config.geometry
+    hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)
+    unseen = unseen_suited(state.hand + state.dead + state.community, config)
+    outs = 0
+    for card in range(len(unseen)):
+        if unseen[card]:
+            community[card] += 1
+            outs += int(unseen[card]) if hu_level_with_hand(hand, community, geometry) else 0
+            community[card] -= 1
+    n_hu, n_flush, _, total = outcomes
+    return (f"{outs} outs among {int(unseen.sum())} unseen cards; the last two cards win with probability "
+            f"{(n_hu + n_flush) / total:.4f} ({n_hu + n_flush} of {total} pairs, {n_flush} with a flush hu)")
+
+
+def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
+    """Options of a canonical deal or draw state from a solve's tables (None at the ting decision, which
+    the tables do not hold)."""
+    try:
+        return _read_tables(directory, state, config)
+    except InputError:
+        raise
+    except (OSError, ValueError, KeyError) as error:  # a missing or damaged parquet file (pyarrow's errors)
+        raise InputError(f"cannot read the tables in {directory}: {error}") from None
+
+
+def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
+    from solver.tables.files import check_tables, lookup
+    from solver.tables.index import IndexDamaged, open_index
+
+    # The index answers without pyarrow. It is built only for tables made for this solve (checked from
+    # the parquet files first), and not for a ting decision, which the tables do not hold.
+    index = open_index(directory, build=False) if (directory / "summary.parquet").exists() else None
+    check_tables(directory, config, Objective(state.bonus), index.metadata() if index else None)
+    if state.stage == Stage.TING:
+        return None  # ting decisions are computed directly (a few hundred hu tests)
+    if index is None:
+        index = open_index(directory)
+
+    def from_parquet(table: str, key: int) -> tuple[float, ...] | None:
+        if not (directory / f"{table}.parquet").exists():
+            raise InputError(f"{directory} has no {table}.parquet (the solve's large table, not committed): "
+                             f"run mahjong-poker solve --out {directory} to make it")
+        row = lookup(directory / f"{table}.parquet", key)
+        if row is None:
+            return None
+        return tuple(row["evs"]) if table == "holds" else (row["ev"], row["ev_dd"])
+
+    def values(table: str, key: int) -> tuple[float, ...]:
+        found = None
+        if index is not None:
+            with contextlib.suppress(IndexDamaged):  # deleted, to be built again; the parquet files answer
+                found = index.lookup(table, key)
+        found = found if found is not None else from_parquet(table, key)
+        if found is None:
+            raise InputError(f"the tables in {directory} lack a state every solve holds: they are damaged")
+        return found
+
+    return (_deal_options if state.stage == Stage.DEAL else _draw_options)(state, config, values)
+
+
+def _deal_options(state: State, config: GameConfig, values: Callable[[str, int], tuple[float, ...]]) -> list[Option]:
+    """The deal decision's options in the evaluator's order (claim, each discard without, then with DD),
+    each discard read from stage C by the canonical key of (kept, thrown)."""
+    geometry = config.geometry
+    options = []
+    level = hu_level_plain(state.hand, geometry)
+    if level:
+        options.append(Option("claim", (), 0.0, config.tian_hu_flush if level == 2 else config.tian_hu, 1.0))
+    discards = submultisets(state.hand, 2)
+    evs = [values("firsts", encode(geometry, *canonical(geometry, remove_cards(state.hand, d), d)[0]))
+           for d in discards]
+    for k, dd in enumerate((0.0, config.double_down)):
+        options += [Option("discard", d, dd, ev[k], 1.0 + dd) for d, ev in zip(discards, evs)]
+    return options
+
+
+def _draw_options(state: State, config: GameConfig, values: Callable[[str, int], tuple[float, ...]]) -> list[Option]:
+    """The draw decision's options in the evaluator's order (claim, fold, each bet F with each hold),
+    each hold read from stage A by the canonical key of (hold, the four dead cards)."""
+    geometry = config.geometry
+    dd = state.double_down
+    options = []
+    level = hu_level_plain(state.hand, geometry)
+    if level:
+        options.append(Option("claim", (), 0.0, (1.0 + dd) * (config.di_hu_flush if level == 2 else config.di_hu),
+                              1.0 + dd))
+    options.append(Option("fold", (), 0.0, -1.0 - dd, 1.0 + dd))
+    holds = submultisets(state.hand, 4)
+    thrown = [remove_cards(state.hand, hold) for hold in holds]
+    evs = [values("holds", encode(geometry, *canonical(geometry, hold, tuple(sorted(t + state.dead)))[0]))
+           for hold, t in zip(holds, thrown)]
+    for b, fa in enumerate(config.fa_hu_bets):
+        options += [Option("bet", t, fa, ev[b] - dd, 1.0 + dd + fa) for t, ev in zip(thrown, evs)]
+    return options
+
+
+def _relabel(options: list[Option], best: int, mapping: Relabelling, state: State) -> tuple[list[Option], int]:
+    """Options of a relabelled state mapped back through ``mapping``, in the canonical order of ``state``,
+    and where the option ``best`` went.
+
+    That order is the evaluator's: claim, fold, then by bet and by the
+    cards discarded (deal) or kept (draw) in lexicographic order.
+    """
+    mapped = [replace(o, discard=tuple(sorted(mapping[c] for c in o.discard))) for o in options]
+    first = {"claim": 0, "fold": 1}
+
+    def order(option: Option) -> tuple:
+        cards = option.discard if state.stage == Stage.DEAL else remove_cards(state.hand, option.discard)
+        return (first.get(option.action, 2), option.bet, cards)
+
+    positions = sorted(range(len(mapped)), key=lambda i: order(mapped[i]))
+    return [mapped[i] for i in positions], positions.index(best)
+
+
+def stderr_progress(label: str) -> Callable[[int, int], None] | None:
+    """A one-line progress report with ETA on standard error, or None when it is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    start = time.monotonic()
+
+    def report(done: int, total: int) -> None:
+        elapsed = time.monotonic() - start
+        eta = elapsed / done * (total - done) if done else 0.0
+        end = "\n" if done == total else ""
+        print(f"\r{label}: {done}/{total} ({100 * done / total:.0f}%), {elapsed:.0f} s, ETA {eta:.0f} s",
+              end=end, file=sys.stderr, flush=True)
+
+    return report

@@ -1,0 +1,407 @@
+"""A Monte Carlo check of the solve: real shuffled decks, card by card, the solved strategy from the tables.
+
+Independent of the evaluator's counting: the simulator shuffles physical
+cards (a partial Fisher-Yates shuffle), deals the six cards, the draw and
+the community (a joker dealt to the community is set aside and the next
+card taken), decides each hu with its own brute-force test (every pair and
+every set, jokers filling the gaps) and settles every bet. Deal and draw
+decisions are looked up in the solve's tables (the hand is mapped onto its
+canonical form and the decision mapped back); the ting decision, which the
+tables do not store, is made from the simulator's own count of the winning
+two-card completions among the unseen cards, with the EV rule of docs/rules.md
+section 4. So a mistake in the evaluator's counting, in the tables or in
+the outcome bookkeeping shows up as an analytic EV outside the interval.
+
+Hands run in fixed batches, each with its own seed derived from the run's
+seed, so the result does not depend on the number of jobs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import sqrt
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from solver.errors import InputError
+from solver.game.cards import parse_cards
+from solver.game.config import GameConfig
+from solver.game.outcomes import KINDS, Outcome
+from solver.game.symmetry_kernels import _canonical_key, pattern_base
+from solver.runtime.jit import kernel
+from solver.runtime.parallel import mark_parent, watch_parent, work_processes
+from solver.staged.run import load_summary
+from solver.tables.files import read_table
+
+BATCH = 20_000
+Z99 = 2.5758293035489004  # two-sided 99% normal quantile
+
+CLAIM, FOLD, BET, DISCARD = 0, 1, 2, 3
+_ACTIONS = {"claim": CLAIM, "fold": FOLD, "bet": BET, "discard": DISCARD}
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """The deal and draw decisions of a solve, as sorted arrays a compiled loop can search."""
+
+    deal_keys: np.ndarray  # canonical hand key, sorted
+    deal_action: np.ndarray  # CLAIM or DISCARD
+    deal_discard: np.ndarray  # (n, 2) canonical type indices thrown
+    deal_dd: np.ndarray  # 0 or 1: doubled down
+    draw_keys: np.ndarray  # canonical (hand, dead) key * 2 + doubled down, sorted
+    draw_action: np.ndarray  # CLAIM, FOLD or BET
+    draw_discard: np.ndarray  # (n, 2)
+    draw_fa: np.ndarray  # index of F in the configuration's fa_hu_bets
+
+
+def load_strategy(directory: Path, config: GameConfig) -> Strategy:
+    """Read the decisions of a finished solve into arrays."""
+    geometry = config.geometry
+
+    def discards(texts: list[str]) -> np.ndarray:
+        out = np.full((len(texts), 2), -1, dtype=np.int64)
+        for i, text in enumerate(texts):
+            if text:
+                out[i] = parse_cards(text, geometry)
+        return out
+
+    deals = read_table(directory / "deals.parquet", columns=["key", "best_action", "best_discard", "best_bet"])
+    draws = read_table(directory / "draws.parquet",
+                          columns=["key", "double_down", "best_action", "best_discard", "best_bet"])
+    draw_keys = np.array(draws["key"].to_pylist(), dtype=np.int64) * 2 + (
+        np.array(draws["double_down"].to_pylist()) > 0)
+    order = np.argsort(draw_keys, kind="stable")
+    fa_bets = list(config.fa_hu_bets)
+    return Strategy(
+        deal_keys=np.array(deals["key"].to_pylist(), dtype=np.int64),
+        deal_action=np.array([_ACTIONS[a] for a in deals["best_action"].to_pylist()], dtype=np.int64),
+        deal_discard=discards(deals["best_discard"].to_pylist()),
+        deal_dd=(np.array(deals["best_bet"].to_pylist()) > 0).astype(np.int64),
+        draw_keys=draw_keys[order],
+        draw_action=np.array([_ACTIONS[a] for a in draws["best_action"].to_pylist()], dtype=np.int64)[order],
+        draw_discard=discards(draws["best_discard"].to_pylist())[order],
+        draw_fa=np.array([fa_bets.index(b) if a == "bet" else -1 for a, b in
+                          zip(draws["best_action"].to_pylist(), draws["best_bet"].to_pylist())],
+                         dtype=np.int64)[order],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The simulator's own hu test: every pair, every triplet and run, jokers filling what is missing.
+
+
+@kernel(inline="always")
+def _short(count, need):
+    return need - count if need > count else 0
+
+
+@kernel
+def _level(counts, hand, hand_rule, suits, ranks):
+    """0, 1 (hu) or 2 (flush hu) for the group ``counts`` (jokers last): some pair and some set
+    (triplet or run) whose missing cards the jokers can fill. With ``hand_rule`` the hu must use a
+    card of ``hand`` (step 14): a joker (every joker is a hand card then), or a card type the hand
+    holds (its copy can stand in for an identical community card)."""
+    n_suited = suits * ranks
+    jokers = counts[n_suited]
+    any_hand = hand[n_suited] > 0 or not hand_rule
+    best = 0
+    for p in range(n_suited):
+        cp = counts[p]
+        pair_short = _short(cp, 2)
+        if pair_short > jokers:
+            continue
+        p_suit = p // ranks
+        for t in range(n_suited):  # triplets
+            if t == p:
+                missing = _short(cp, 5)
+            else:
+                missing = pair_short + _short(counts[t], 3)
+            if missing > jokers:
+                continue
+            if not (any_hand or missing > 0 or hand[p] > 0 or hand[t] > 0):
+                continue
+            level = 2 if t // ranks == p_suit else 1
+            if level == 2:
+                return 2
+            best = 1
+        for suit in range(suits):  # runs
+            for start in range(suit * ranks, suit * ranks + ranks - 2):
+                missing = 0
+                touches = False
+                for x in range(start, start + 3):
+                    missing += _short(counts[x], 3 if x == p else 1)
+                    if hand[x] > 0:
+                        touches = True
+                if p < start or p > start + 2:
+                    missing += pair_short
+                if missing > jokers:
+                    continue
+                if not (any_hand or missing > 0 or touches or hand[p] > 0):
+                    continue
+                if suit == p_suit:
+                    return 2
+                best = 1
+    return best
+
+
+@kernel(inline="always")
+def _canonical(first, second, suits, ranks, base, image, back, scratch):
+    """Key of the canonical form of the state (count vectors ``first``, ``second``); ``image`` receives
+    the relabelling onto it and ``back`` its inverse."""
+    key = _canonical_key(first, second, suits, ranks, base, image, scratch)
+    for t in range(image.shape[0]):
+        back[image[t]] = t
+    return key
+
+
+@kernel
+def _find(keys, key):
+    i = np.searchsorted(keys, key)
+    if i < len(keys) and keys[i] == key:
+        return i
+    return -1
+
+
+@kernel
+def _next_card(deck, pos):
+    """Partial Fisher-Yates step: a uniformly random card of ``deck[pos:]`` moves to ``pos``."""
+    j = pos + np.random.randint(len(deck) - pos)
+    deck[pos], deck[j] = deck[j], deck[pos]
+    return deck[pos]
+
+
+@kernel
+def _outcome_index(kind, dd_index, f_slot, g_slot, n_fa, n_g):
+    """Flat index of (kind, DD placed, F slot (0: none, i + 1: fa_bets[i]), G slot (likewise))."""
+    return ((kind * 2 + dd_index) * (n_fa + 1) + f_slot) * (n_g + 1) + g_slot
+
+
+@kernel
+def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
+          draw_keys, draw_action, draw_discard, draw_fa, fa_bets, multiples, ting_pays, out):
+    """Play ``n_hands`` hands; ``out[outcome index]`` counts how each ended. Returns -1, or the
+    number of a hand whose state the tables lack (which would be a bug)."""
+    np.random.seed(seed)
+    n_suited = suits * ranks
+    n_types = n_suited + 1
+    deck = deck.copy()
+    n_fa = len(fa_bets)
+    n_g = len(multiples)
+    full = np.zeros(n_types, np.int64)
+    for c in deck:
+        full[c] += 1
+    counts = np.zeros(n_types, np.int64)
+    hold = np.zeros(n_types, np.int64)
+    seen = np.zeros(n_types, np.int64)
+    none = np.zeros(n_types, np.int64)
+    dead_counts = np.zeros(n_types, np.int64)
+    dead = np.empty(2, np.int64)
+    evs = np.empty(n_g + 1)
+    image = np.empty(n_types, np.int64)
+    back = np.empty(n_types, np.int64)
+    scratch = np.empty(n_types, np.int64)
+    for h in range(n_hands):
+        counts[:] = 0
+        for i in range(6):
+            counts[_next_card(deck, i)] += 1
+        pos = 6
+        key = _canonical(counts, none, suits, ranks, base, image, back, scratch)
+        row = _find(deal_keys, key)
+        if row < 0:
+            return h
+        if deal_action[row] == CLAIM:
+            kind = 1 if _level(counts, none, False, suits, ranks) == 2 else 0  # tian_hu(_flush)
+            out[_outcome_index(kind, 0, 0, 0, n_fa, n_g)] += 1
+            continue
+        dd = deal_dd[row]
+        dead_counts[:] = 0
+        for k in range(2):  # throw the two cards (canonical labels mapped back), draw two
+            dead[k] = back[deal_discard[row, k]]
+            counts[dead[k]] -= 1
+            dead_counts[dead[k]] += 1
+        for _k in range(2):
+            counts[_next_card(deck, pos)] += 1
+            pos += 1
+        key = _canonical(counts, dead_counts, suits, ranks, base, image, back, scratch)
+        row = _find(draw_keys, key * 2 + dd)
+        if row < 0:
+            return h
+        action = draw_action[row]
+        if action == CLAIM:
+            kind = 3 if _level(counts, none, False, suits, ranks) == 2 else 2  # di_hu(_flush)
+            out[_outcome_index(kind, dd, 0, 0, n_fa, n_g)] += 1
+            continue
+        if action == FOLD:
+            out[_outcome_index(4, dd, 0, 0, n_fa, n_g)] += 1
+            continue
+        f_slot = draw_fa[row] + 1
+        fa = fa_bets[f_slot - 1]
+        seen[:] = counts  # the six cards in hand and the two first discards are out of the stub
+        for k in range(2):
+            seen[dead[k]] += 1
+        hold[:] = counts
+        for k in range(2):
+            hold[back[draw_discard[row, k]]] -= 1
+        counts[:] = hold  # from here: hold + community
+        dealt = 0
+        while dealt < 4:  # four community cards; a joker is set aside and replaced
+            c = _next_card(deck, pos)
+            pos += 1
+            if c != n_suited:
+                counts[c] += 1
+                seen[c] += 1
+                dealt += 1
+        level = _level(counts, none, False, suits, ranks)
+        if level > 0:
+            out[_outcome_index(6 if level == 2 else 5, dd, f_slot, 0, n_fa, n_g)] += 1
+            continue
+        # The ting decision, from this simulator's own count of winning two-card completions (the same
+        # shape as solver.evaluator.ting's count on purpose: written again so that the check shares no code).
+        n_hu = 0
+        n_flush = 0
+        total = 0
+        for t1 in range(n_suited):
+            u1 = full[t1] - seen[t1]
+            for t2 in range(t1, n_suited):
+                u2 = full[t2] - seen[t2]
+                w = u1 * (u1 - 1) // 2 if t2 == t1 else u1 * u2
+                if w <= 0:
+                    continue
+                total += w
+                counts[t1] += 1
+                counts[t2] += 1
+                lv = _level(counts, hold, True, suits, ranks)
+                counts[t1] -= 1
+                counts[t2] -= 1
+                if lv == 1:
+                    n_hu += w
+                elif lv == 2:
+                    n_flush += w
+        evs[0] = -1.0 - fa
+        win = ting_pays[0] + fa * ting_pays[1]
+        for k in range(n_g):
+            g = multiples[k] * fa
+            evs[k + 1] = (n_hu * (win + g * ting_pays[2]) + n_flush * (win + g * ting_pays[3])
+                          - (total - n_hu - n_flush) * (1.0 + fa + g)) / total
+        top = evs.max()
+        g_slot = 0
+        while evs[g_slot] < top - 1e-12:  # ties: less money at risk
+            g_slot += 1
+        if g_slot == 0:
+            out[_outcome_index(7, dd, f_slot, 0, n_fa, n_g)] += 1
+            continue
+        dealt = 0
+        while dealt < 2:
+            c = _next_card(deck, pos)
+            pos += 1
+            if c != n_suited:
+                counts[c] += 1
+                dealt += 1
+        level = _level(counts, hold, True, suits, ranks)
+        kind = 9 if level == 2 else (8 if level == 1 else 10)
+        out[_outcome_index(kind, dd, f_slot, g_slot, n_fa, n_g)] += 1
+    return -1
+
+
+def _outcomes(config: GameConfig) -> list[Outcome]:
+    """Every outcome in the flat order of ``_outcome_index``."""
+    fa = [0.0] + list(config.fa_hu_bets)
+    out = []
+    for kind in KINDS:
+        for dd in (0.0, config.double_down):
+            for f in fa:
+                for g in [0.0] + list(config.ting_hu_multiples):
+                    out.append(Outcome(kind, dd, f, g * f))
+    return out
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Result of a simulation: observed outcomes, the mean with its error, and the analytic EV."""
+
+    hands: int
+    seed: int
+    counts: dict[Outcome, int]
+    mean: float
+    std_error: float
+    analytic_ev: float
+    analytic: dict[Outcome, float]
+    seconds: float
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """99% confidence interval of the mean."""
+        return self.mean - Z99 * self.std_error, self.mean + Z99 * self.std_error
+
+    @property
+    def agrees(self) -> bool:
+        low, high = self.interval
+        return low <= self.analytic_ev <= high
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "hands": self.hands, "seed": self.seed, "mean": self.mean, "std_error": self.std_error,
+            "ci99": [low, high], "analytic_ev": self.analytic_ev, "analytic_ev_inside": self.agrees,
+            "hands_per_second": self.hands / self.seconds if self.seconds else None, "seconds": self.seconds,
+            "outcomes": [{"outcome": o.label(), "count": n, "frequency": n / self.hands,
+                          "probability": self.analytic.get(o, 0.0)}
+                         for o, n in sorted(self.counts.items(), key=lambda kv: -kv[1])],
+        }
+
+
+def _batch(seed: int, index: int, n_hands: int, config: GameConfig, strategy: Strategy) -> np.ndarray:
+    watch_parent()
+    geometry = config.geometry
+    deck = np.repeat(np.arange(geometry.n_types), geometry.full_counts())
+    out = np.zeros(len(_outcomes(config)), np.int64)
+    batch_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0] % (2**31 - 1))
+    bad = _play(batch_seed, n_hands, deck, pattern_base(geometry), geometry.suits, geometry.ranks,
+                strategy.deal_keys, strategy.deal_action, strategy.deal_discard, strategy.deal_dd,
+                strategy.draw_keys, strategy.draw_action, strategy.draw_discard, strategy.draw_fa,
+                np.array(config.fa_hu_bets), np.array(config.ting_hu_multiples),
+                np.array([config.ting_hu_ante, config.ting_hu_fa, config.ting_hu, config.ting_hu_flush]), out)
+    if bad >= 0:
+        raise RuntimeError(f"batch {index}: hand {bad} reached a state missing from the tables")
+    return out
+
+
+def simulate(config: GameConfig, tables: Path | str, hands: int, seed: int = 1, n_jobs: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> Simulation:
+    """Play ``hands`` hands with the strategy of the solve in ``tables``; compare with its exact EV."""
+    directory = Path(tables)
+    summary = load_summary(directory, config)
+    if summary.bonus_bet or summary.restriction != "optimal":
+        raise InputError("simulate plays the optimal main-game strategy: give the tables of a solve "
+                         "without --bonus or --restriction")
+    if hands < 1:
+        raise InputError(f"--hands must be at least 1, got {hands}")
+    if not 0 <= seed < 2**63:
+        raise InputError(f"--seed must be a whole number from 0 to 2^63 - 1, got {seed}")
+    strategy = load_strategy(directory, config)
+    sizes = [min(BATCH, hands - start) for start in range(0, hands, BATCH)]
+    start = time.perf_counter()
+    total = np.zeros(len(_outcomes(config)), np.int64)
+    done = 0
+    mark_parent()
+    results = Parallel(n_jobs=work_processes(n_jobs, len(sizes)), return_as="generator")(
+        delayed(_batch)(seed, i, n, config, strategy) for i, n in enumerate(sizes))
+    for n, counts in zip(sizes, results):
+        total += counts  # integer counts: the order of batches cannot change them
+        done += n
+        if progress is not None:
+            progress(done, hands)
+    seconds = time.perf_counter() - start
+    outcomes = _outcomes(config)
+    observed = {o: int(n) for o, n in zip(outcomes, total) if n}
+    nets = np.array([o.net(config) for o in outcomes])
+    mean = float((total * nets).sum() / hands)
+    variance = float((total * nets**2).sum() / hands) - mean**2
+    std_error = sqrt(max(variance, 0.0) * hands / max(hands - 1, 1) / hands)
+    analytic = {r.outcome: float(r.probability) for r in summary.outcomes}
+    return Simulation(hands, seed, observed, mean, std_error, float(summary.ev_exact), analytic, seconds)

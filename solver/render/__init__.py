@@ -1,0 +1,2 @@
+"""Text tables, documents (Markdown and HTML), pictures and the HTML report.
+"""

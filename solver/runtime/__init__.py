@@ -1,0 +1,2 @@
+"""Compiled kernels (``jit``), the on-disk cache (``diskcache``) and worker processes (``parallel``).
+"""

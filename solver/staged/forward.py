@@ -1,0 +1,263 @@
+"""The forward count: how often a strategy reaches each state and how each hand ends, exactly.
+
+The backward stages give every decision; this follows them from the deal.
+Each deal class's chosen discard is met by every two-card draw, which
+lands in a post-draw state (stage B's canonical key) with a number of
+card combinations: summed over deals, a state's *reach*. Each reached
+state then claims, folds, or bets F with a hold, which lands in stage A's
+(hold, dead) class; the walk of :mod:`solver.staged.holds` in tracking mode
+counts, for that class, how its communities end. The outcome counts are
+products of these integers, kept per *slot* (jokers among the eight cards
+seen before the community; :mod:`solver.game.outcomes`), in Python integers:
+they outgrow 64 bits.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from solver.game.config import GameConfig
+from solver.game.options import TIE_TOLERANCE, Option
+from solver.game.outcomes import Outcome, slot_scale
+from solver.game.symmetry_kernels import pattern_base
+from solver.staged.objective import Objective
+from solver.staged.stages import _draw_keys, _hold_keys
+
+#: Actions of a post-draw state, as the draw table stores them.
+CLAIM, FOLD, BET = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class DealChoice:
+    """A deal class as the strategy plays it: its options, the ones played (a chart may mix several),
+    and its weight."""
+
+    hand: tuple[int, ...]
+    weight: int
+    options: list[Option]
+    chosen: list[int]
+    level: int
+    """The hand's hu level (a tian-hu to claim)."""
+
+
+@dataclass(frozen=True)
+class DrawStage:
+    """Stage B's arrays: sorted keys, the hand's hu level, the best betting value and the first best bet
+    option (bet index times holds plus hold index), and the number of distinct holds."""
+
+    keys: np.ndarray
+    level: np.ndarray
+    play_on: np.ndarray
+    best: np.ndarray
+    holds: np.ndarray
+
+
+def exact_dot(a: np.ndarray, b: np.ndarray) -> int:
+    """``sum(a * b)`` of non-negative integer arrays, exactly (the sum outgrows 64 bits). Below 2^42 each
+    (int64), both are split into 21-bit halves, whose products are summed in blocks that cannot
+    overflow; larger ones (a chart's mixed counts, held as Python integers) are summed as such."""
+    if a.dtype == object or b.dtype == object or (len(a) and (max(a.max(), b.max()) >= 2**42)):
+        return sum(int(x) * int(y) for x, y in zip(a, b))
+    a = np.asarray(a, np.int64)
+    b = np.asarray(b, np.int64)
+    assert (a >= 0).all() and (b >= 0).all()
+    low = (1 << 21) - 1
+    a1, a0, b1, b0 = a >> 21, a & low, b >> 21, b & low
+    total = 0
+    for start in range(0, len(a), 1 << 19):  # 2^19 products below 2^42: sums below 2^61
+        block = slice(start, start + (1 << 19))
+        total += (int(np.dot(a1[block], b1[block])) << 42) + ((int(np.dot(a1[block], b0[block]))
+                 + int(np.dot(a0[block], b1[block]))) << 21) + int(np.dot(a0[block], b0[block]))
+    return total
+
+
+def draw_reach(deals: Sequence[DealChoice], config: GameConfig, objective: Objective
+               ) -> tuple[np.ndarray, np.ndarray, Counter]:
+    """Sum, over the deal classes' chosen discards and every draw, the combinations reaching each
+    post-draw state: (sorted keys times 2 plus 1 when doubled down, their reach, tian-hu claim counts)."""
+    geometry = config.geometry
+    full = geometry.full_counts()
+    unit = objective.mix_unit
+    n_draws = comb(geometry.size - 6, 2)
+    k4, k2 = slot_scale(geometry, 0)
+    claims: Counter = Counter()
+    parts_keys, parts_reach = [], []
+    keys = np.empty(comb(geometry.n_types + 1, 2), np.int64)
+    paths = np.empty_like(keys)
+    for deal in deals:
+        share = deal.weight * (unit // len(deal.chosen))
+        for index in deal.chosen:
+            option = deal.options[index]
+            if option.action == "claim":
+                kind = "tian_hu_flush" if deal.level == 2 else "tian_hu"
+                claims[(0, Outcome(kind))] += share * n_draws * k4 * k2 * unit
+                continue
+            kept = np.array(_minus(deal.hand, option.discard), np.int64)
+            n = _draw_keys(kept, np.array(option.discard, np.int64), full, geometry.suits, geometry.ranks,
+                           pattern_base(geometry), keys, paths)
+            parts_keys.append(keys[:n] * 2 + (option.bet > 0))
+            parts_reach.append(paths[:n] * share)
+    if not parts_keys:
+        return np.empty(0, np.int64), np.empty(0, np.int64), claims
+    all_keys = np.concatenate(parts_keys)
+    all_reach = np.concatenate(parts_reach)
+    order = np.argsort(all_keys, kind="stable")
+    all_keys, all_reach = all_keys[order], all_reach[order]
+    starts = np.flatnonzero(np.r_[True, all_keys[1:] != all_keys[:-1]])
+    return all_keys[starts], np.add.reduceat(all_reach, starts), claims
+
+
+def _minus(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
+    left = list(cards)
+    for card in removed:
+        left.remove(card)
+    return tuple(left)
+
+
+def decode_rows(keys: np.ndarray, base: int, sizes: tuple[int, ...]) -> list[np.ndarray]:
+    """The card groups (rows of type indices) that canonical keys of groups of ``sizes`` encode."""
+    digits = np.empty((len(keys), sum(sizes)), np.int64)
+    rest = keys.copy()
+    for c in range(sum(sizes) - 1, -1, -1):
+        digits[:, c] = rest % base
+        rest //= base
+    out, start = [], 0
+    for size in sizes:
+        out.append(digits[:, start:start + size])
+        start += size
+    return out
+
+
+def sum_exact(values: np.ndarray) -> int:
+    """The sum of integer counts as a Python integer (int64 sums of counts below 2^40 cannot overflow
+    for fewer than 2^23 of them; a chart's counts, Python integers, are summed as such)."""
+    if values.dtype == object or len(values) >= 2**23:
+        return sum(int(v) for v in values)
+    return int(values.sum())
+
+
+def _groups(rows: np.ndarray):
+    """The distinct rows of a 2-D array, each with the mask of the rows equal to it."""
+    if not len(rows):
+        return []
+    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return [(tuple(u), inverse.ravel() == k) for k, u in enumerate(unique)]
+
+
+def draw_decisions(draws: DrawStage, keys: np.ndarray, double_down: np.ndarray, config: GameConfig
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The option each reached post-draw state plays under optimal play (claim, fold or the first best
+    bet, ties to less money at risk: docs/rules.md, "Information and optimal play"), as an index into its
+    canonical option list, and the states' rows in stage B; ``draws`` must hold every key."""
+    rows = np.searchsorted(draws.keys, keys)
+    assert (draws.keys[rows] == keys).all(), "every reached post-draw state is in stage B"
+    level = draws.level[rows]
+    pays = np.where(level == 2, config.di_hu_flush, config.di_hu)
+    claim = np.where(level > 0, (1.0 + double_down) * pays, -np.inf)
+    fold = -1.0 - double_down
+    bet = draws.play_on[rows] - double_down
+    top = np.maximum(np.maximum(claim, fold), bet)
+    n_claims = (level > 0).astype(np.int64)
+    index = np.where(claim >= top - TIE_TOLERANCE, 0,
+                     np.where(fold >= top - TIE_TOLERANCE, n_claims, 1 + n_claims + draws.best[rows]))
+    return index, rows
+
+
+@dataclass(frozen=True)
+class Plays:
+    """What the reached post-draw states play: per play, the state (row in the reached arrays), the
+    option played (index in its canonical option list) and its share of the state's reach."""
+
+    state: np.ndarray
+    option: np.ndarray
+    share: np.ndarray
+
+
+@dataclass(frozen=True)
+class HoldReach:
+    """The (hold, dead) classes reached by betting, with the bet (its index, and whether only the smallest
+    ting multiple is allowed), the DD placed and the reach."""
+
+    keys: np.ndarray
+    bet: np.ndarray
+    minimum: np.ndarray
+    double_down: np.ndarray
+    reach: np.ndarray
+
+
+def hold_reach(plays: Plays, hands: np.ndarray, deads: np.ndarray, level: np.ndarray, n_holds: np.ndarray,
+               double_down: np.ndarray, config: GameConfig, objective: Objective) -> tuple[HoldReach, Counter]:
+    """The bets the plays place (as stage A classes), and the counts of the plays that end before the
+    community (di-hu claims and folds); ``hands``, ``deads``, ``level``, ``n_holds`` and ``double_down``
+    describe the reached states."""
+    geometry = config.geometry
+    state, option, share = plays.state, plays.option, plays.share
+    n_claims = (level[state] > 0).astype(np.int64)
+    claim = (n_claims == 1) & (option == 0)
+    fold = option == n_claims
+    slots = (hands == geometry.joker).sum(axis=1) + (deads == geometry.joker).sum(axis=1)
+    counts: Counter = Counter()
+    flush = level[state] == 2
+    for mask, kind in ((claim & ~flush, "di_hu"), (claim & flush, "di_hu_flush"), (fold, "fold_fa")):
+        groups = np.stack([slots[state[mask]], double_down[state[mask]]], axis=1)
+        for (slot, dd), in_group in _groups(groups):
+            k4, k2 = slot_scale(geometry, int(slot))
+            counts[(int(slot), Outcome(kind, float(dd)))] += sum_exact(share[mask][in_group]) * k4 * k2
+    bets = ~(claim | fold)
+    s, bet_option = state[bets], option[bets] - 1 - n_claims[bets]
+    restricted = objective.restriction == "minimum-bets"
+    hold_keys = np.empty(len(s), np.int64)
+    if len(s):
+        _hold_keys(hands[s], deads[s], bet_option % n_holds[s], geometry.suits, geometry.ranks,
+                   pattern_base(geometry), hold_keys)
+    return HoldReach(hold_keys, bet_option // n_holds[s], np.full(len(s), restricted), double_down[s],
+                     share[bets]), counts
+
+
+def outcome_counts(reach: HoldReach, tracked: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray],
+                   config: GameConfig) -> tuple[Counter, Counter]:
+    """The outcome counts (per slot) and summed bonus net of the bets ``reach`` places, from the tracking
+    walk's columns (``tracked(keys, bets, minimum)``: one row of :data:`solver.staged.holds.TRACK_COLUMNS`
+    per distinct (key, bet, minimum))."""
+    geometry = config.geometry
+    counts: Counter = Counter()
+    bonus_net: Counter = Counter()
+    if not len(reach.keys):
+        return counts, bonus_net
+    triple = np.stack([reach.keys, reach.bet, reach.minimum.astype(np.int64)], axis=1)
+    unique, inverse = np.unique(triple, axis=0, return_inverse=True)
+    sums = tracked(unique[:, 0], unique[:, 1], unique[:, 2].astype(bool))
+    assert (sums[:, :9] == np.round(sums[:, :9])).all() and (sums[:, :9] >= 0).all()
+    columns = sums[inverse.ravel()]
+    hold_digits, dead_digits = decode_rows(reach.keys, geometry.n_types, (4, 4))
+    slots = (hold_digits == geometry.joker).sum(axis=1) + (dead_digits == geometry.joker).sum(axis=1)
+    multiples = config.ting_hu_multiples
+    groups = np.unique(np.stack([slots, reach.bet, reach.minimum.astype(np.int64)], axis=1), axis=0)
+    for slot, bet, minimum in groups:
+        for dd in np.unique(reach.double_down):
+            mask = (slots == slot) & (reach.bet == bet) & (reach.minimum == minimum) & (reach.double_down == dd)
+            if not mask.any():
+                continue
+            fa = config.fa_hu_bets[bet]
+            small, large = multiples[0] * fa, (multiples[0] if minimum else multiples[-1]) * fa
+            c = columns[mask].astype(np.int64)
+            r = reach.reach[mask]
+            named = [  # a list, not a dict: with one ting multiple the small and large G are one
+                (Outcome("fa_hu", dd, fa), c[:, 0]), (Outcome("fa_hu_flush", dd, fa), c[:, 1]),
+                (Outcome("fold_ting", dd, fa), c[:, 2]),
+                (Outcome("ting_hu", dd, fa, small), c[:, 4]), (Outcome("ting_hu_flush", dd, fa, small), c[:, 5]),
+                (Outcome("ting_lose", dd, fa, small), c[:, 3] - c[:, 4] - c[:, 5]),
+                (Outcome("ting_hu", dd, fa, large), c[:, 7]), (Outcome("ting_hu_flush", dd, fa, large), c[:, 8]),
+                (Outcome("ting_lose", dd, fa, large), c[:, 6] - c[:, 7] - c[:, 8]),
+            ]
+            for outcome, column in named:
+                n = exact_dot(r, column)
+                if n:
+                    counts[(int(slot), outcome)] += n
+            bonus_net[int(slot)] += float(np.dot(r.astype(np.float64), columns[mask][:, 9]))
+    return counts, bonus_net

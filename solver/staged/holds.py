@@ -1,0 +1,656 @@
+"""Stage A of the solve: the fa-hu value of every hold against every set of dead cards.
+
+After the second discard the player keeps a hold ``H`` (four cards) and has
+seen four more, dead ``D`` (the two discards of each draw; jokers among
+them change nothing, since the community never holds one). The community
+comes from the suited pool ``M = copies - H`` less ``D``. This module values
+``H`` against every dead set ``D`` in **one pass per hold**, where valuing
+each (H, D) on its own would repeat the same work some 15,000 times.
+
+**What does not depend on D.** For a four-card community ``A``:
+
+* whether ``H + A`` forms a hu (step 11) depends on neither D nor the rest;
+* for each pair of card types (a, b), the level of ``H + A + a + b`` under
+  the step-14 hand-card rule, ``v(a, b)`` (0, hu, flush hu), depends on
+  neither D nor which copies the last two cards are.
+
+**What D changes.** With ``m = M - A`` left before the dead cards and ``d``
+the dead counts, the winning completions of the last two cards number
+
+    W(d) = sum_{a<b} (m_a - d_a)(m_b - d_b) [v(a,b) = hu] + sum_a C(m_a - d_a, 2) [v(a,a) = hu]
+
+(likewise ``Wf`` for flush hus, and with a bonus bet the summed bonus net of
+the completions, with ``v`` the bonus net of ``A + a + b``). Adding one dead
+card of type ``c`` to ``d`` takes ``L_c = sum_b (m_b - d_b - [b = c]) v(c, b)``
+off the sum, and ``v(t, c)`` off every ``L_t``. So the dead sets are walked in
+sorted order as a tree: a node one card deeper updates, per community, the
+weight, W, Wf and (down to the second card) the 27 columns ``L_t``; a leaf
+reads one column. The community's weight ``prod_t C(M_t - d_t, a_t)`` follows
+by ``C(n - 1, a) = C(n, a) (n - a) / n`` per added card, rounded back to the
+exact integer.
+
+**The ting decision in closed form.** Betting G = g instead of folding gains,
+in units of 1 / C(left, 2),
+
+    c_F * u + g * z,  u = W + Wf,  z = W (1 + p) + Wf (1 + pf) - C(left, 2),
+    c_F = ting_ante + F * ting_fa + 1 + F,
+
+(p, pf: what G wins on a hu, a flush hu), linear in g: so the best bet is the
+largest multiple of F when z > 0, else the smallest, and the ting decision
+is worth ``max(0, c_F u + F y)`` with ``y = z * (m_max if z > 0 else m_min)``
+(plus B times the bonus net, which a bet settles). Summed over communities,
+``sum w * max(0, ...)`` is all a dead set needs: one fused loop, no branch,
+which the compiler vectorises. Communities that cannot beat folding under
+any dead set are left out; those that win at step 11 are counted by
+inclusion-exclusion over the dead cards (``S11(d) = sum_{s <= d} (-1)^|s|
+prod_t C(d_t, s_t) G(s)``, ``G(s)``: the step-11 communities' combinations
+that contain a fixed set of type multiset ``s``), so the walk never visits
+them.
+
+**Exact.** Every count is an integer held in a float well below 2^53, and
+with payouts that are multiples of 1/2 (all of docs/rules.md's) every product
+and sum is too: the values are exact sums, whatever the order of the
+communities (the loops are vectorised with reassociation, which changes
+nothing on integers), and divided once at the end.
+
+**Outcome counts.** The par sheet needs, for the (hold, dead, F) that
+optimal play reaches, how often each final outcome occurs. The same walk
+with a *tracking* leaf counts them: per community the decision taken (fold;
+bet the smallest or the largest G, ties to less money at risk), summing the
+weights and the weighted win counts of each, exact integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from solver.game.bonus import community_bonus_net
+from solver.game.community import alone_index, community_index
+from solver.game.config import GameConfig
+from solver.game.hu import _flags_level, _hu_level, _level_packed, _needs_of_key, _suit_keys, digit_cap, suit_table
+from solver.game.options import TIE_TOLERANCE
+from solver.runtime.jit import kernel
+
+#: The walk's arrays per level: the dead set's first 0, 1, 2 and 3 suited cards.
+LEVELS = 4
+#: ``_walk`` output columns of the values mode: the value of each fa-hu bet, then the value of the
+#: smallest F with only the smallest ting multiple (the ``minimum-bets`` restriction).
+#: Tracking mode columns (exact counts, per C(left, 4) four-card and C(left - 4, 2) last-two draws):
+TRACK_COLUMNS = ("fa_hu", "fa_hu_flush", "fold_ting", "small_bets", "small_hu", "small_flush",
+                 "large_bets", "large_hu", "large_flush", "bonus_net")
+"""``fa_hu``, ``fa_hu_flush``: four-card communities (times C(left - 4, 2)) that win at step 11;
+``fold_ting``: those folded at the ting (times C(left - 4, 2)); ``small_bets``: communities betting the
+smallest G (times C(left - 4, 2)); ``small_hu``, ``small_flush``: their winning completions; ``large_*``
+likewise for the largest G; ``bonus_net``: the summed bonus net of the paths that settle the bonus."""
+
+
+@dataclass(frozen=True)
+class TingConstants:
+    """The payouts the walk reads, for one objective (see the module's notes on the closed form)."""
+
+    fa_bets: np.ndarray
+    """F of each fa-hu bet."""
+    c: np.ndarray
+    """``ting_ante + F * ting_fa + 1 + F`` for each F."""
+    step11_hu: np.ndarray
+    """``fa_hu_ante + F * fa_hu`` for each F: what a hu at step 11 wins."""
+    step11_flush: np.ndarray
+    """``fa_hu_ante + F * fa_hu_flush`` for each F."""
+    p1: float
+    """1 + what G wins on a hu."""
+    pf1: float
+    """1 + what G wins on a flush hu."""
+    m_min: float
+    m_max: float
+    bonus_bet: float
+
+    @classmethod
+    def of(cls, config: GameConfig, bonus_bet: float = 0.0) -> TingConstants:
+        f = np.array(config.fa_hu_bets, np.float64)
+        return cls(f, config.ting_hu_ante + f * config.ting_hu_fa + 1.0 + f, config.fa_hu_ante + f * config.fa_hu,
+                   config.fa_hu_ante + f * config.fa_hu_flush, 1.0 + config.ting_hu, 1.0 + config.ting_hu_flush,
+                   min(config.ting_hu_multiples), max(config.ting_hu_multiples), float(bonus_bet))
+
+
+# ---------------------------------------------------------------------------------------------
+# Per hold: the columns of every community (what does not depend on the dead cards).
+
+
+@kernel(inline="always")
+def _pair_index(types, n_digits, base):
+    """Index of a sorted multiset of at most four types in the inclusion-exclusion tables."""
+    index = 0
+    for i in range(n_digits):
+        index = index * base + types[i] + 1
+    return index
+
+
+@kernel
+def _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, weight_table):
+    """Add community A's combinations containing each sub-multiset s of A to ``weight_table[s]``:
+    ``prod_t C(M_t - s_t, a_t - s_t)`` (A given by its distinct types and counts)."""
+    s = np.zeros(4, np.int64)
+    sorted_s = np.zeros(4, np.int64)
+    while True:
+        coef = 1
+        n = 0
+        for k in range(n_distinct):
+            t = a_types[k]
+            coef *= coef_table[M[t] - s[k], a_counts[k] - s[k]]
+            for _ in range(s[k]):
+                sorted_s[n] = t
+                n += 1
+        weight_table[_pair_index(sorted_s, n, base)] += coef
+        k = 0
+        while k < n_distinct and s[k] == a_counts[k]:
+            s[k] = 0
+            k += 1
+        if k == n_distinct:
+            return
+        s[k] += 1
+
+
+@kernel(inline="always")
+def _completion_levels(hold, x, keys, table, suits, ranks, cap, powers, jokers, out):
+    """``out[a, b]`` = plain hu level of X + a + b for every pair of suited types (X = hold + community,
+    suit keys ``keys``), from the suits' packed joker needs."""
+    n_suited = suits * ranks
+    base_needs = np.empty(3, np.int64)
+    for s in range(3):
+        base_needs[s] = _needs_of_key(table, keys[s])
+    one = np.empty(n_suited, np.int64)
+    for t in range(n_suited):
+        s = t // ranks
+        one[t] = keys[s] + (powers[t - s * ranks] if x[t] + 1 <= cap else 0)
+    needs = np.empty(3, np.int64)
+    for a in range(n_suited):
+        sa = a // ranks
+        for b in range(a, n_suited):
+            sb = b // ranks
+            for s in range(3):
+                needs[s] = base_needs[s]
+            if sa == sb:
+                key = one[a] + (powers[b - sb * ranks] if x[b] + 1 + (1 if a == b else 0) <= cap else 0)
+                needs[sa] = _needs_of_key(table, key)
+            else:
+                needs[sa] = _needs_of_key(table, one[a])
+                needs[sb] = _needs_of_key(table, one[b])
+            level = _level_packed(needs[0], needs[1], needs[2], jokers)
+            out[a, b] = level
+            out[b, a] = level
+
+
+@kernel
+def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, t2_least, fa_bets, c_fa, p1,
+                  pf1, m_min, m_max, bonus_objective, bonus, succ4, succ5, m6_net, coef_table, base, alive_index,
+                  acount, w0, q0, lin, qb, linb, pair_level, pair_bonus, g_hu, g_flush):
+    """Fill the columns of every live community of the hold (count vector ``hold``, jokers last; ``M``:
+    the suited pool it leaves). Returns how many are live.
+
+    Community ``i`` of ``m4`` is live unless it cannot occur, wins at step 11 (then it goes into the
+    inclusion-exclusion tables ``g_hu``, ``g_flush``), or folds at the ting under every dead set
+    (checked with W and Wf at their largest and the fewest completions left, ``t2_least``; never so
+    with a ``bonus_objective``, where a bet also settles the bonus). For live
+    community ``j`` (``alive_index[j] = i``): ``acount[t, j]`` its count of type t, ``w0[j]`` its
+    combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]`` their
+    columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)``; with ``bonus``, ``qb``,
+    ``linb`` and ``pair_bonus`` the same for the summed bonus net.
+    
+    """
+    n_suited = suits * ranks
+    jokers = hold[n_suited]
+    powers = np.ones(ranks, np.int64)
+    for r in range(1, ranks):
+        powers[r] = powers[r - 1] * (cap + 1)
+    x = hold.copy()
+    comm = np.zeros(hold.shape[0], np.int64)
+    keys = np.empty(3, np.int64)
+    levels = np.empty((n_suited, n_suited), np.int64)
+    m = np.empty(n_suited, np.int64)
+    a_types = np.empty(4, np.int64)
+    a_counts = np.empty(4, np.int64)
+    n_live = 0
+    for i in range(m4.shape[0]):
+        for t in range(hold.shape[0]):
+            comm[t] = 0
+        for c in range(4):
+            comm[m4[i, c]] += 1
+        feasible = True
+        for t in range(n_suited):
+            if comm[t] > M[t]:
+                feasible = False
+        if not feasible:
+            continue
+        for t in range(hold.shape[0]):
+            x[t] = hold[t] + comm[t]
+        n_distinct = 0
+        weight = 1
+        for t in range(n_suited):
+            m[t] = M[t] - comm[t]
+            if comm[t] > 0:
+                a_types[n_distinct] = t
+                a_counts[n_distinct] = comm[t]
+                n_distinct += 1
+                weight *= coef_table[M[t], comm[t]]
+        level11 = _hu_level(x, suits, ranks)
+        if level11 > 0:
+            _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, g_flush if level11 == 2 else g_hu)
+            continue
+        _suit_keys(x, suits, ranks, cap, keys)
+        _completion_levels(hold, x, keys, table, suits, ranks, cap, powers, jokers, levels)
+        if jokers == 0:
+            # the hand-card rule differs from the plain test only where the six community cards alone form
+            # a hu: those completions are tested with it
+            for e in range(alone_offsets[i], alone_offsets[i + 1]):
+                t1 = alone_pairs[e, 0]
+                t2 = alone_pairs[e, 1]
+                comm[t1] += 1
+                comm[t2] += 1
+                level = _flags_level(hold, comm, suits, ranks)
+                comm[t1] -= 1
+                comm[t2] -= 1
+                levels[t1, t2] = level
+                levels[t2, t1] = level
+        win = 0
+        win_flush = 0
+        for a in range(n_suited):
+            for b in range(a, n_suited):
+                pairs = m[a] * (m[a] - 1) // 2 if a == b else m[a] * m[b]
+                if levels[a, b] == 1:
+                    win += pairs
+                elif levels[a, b] == 2:
+                    win_flush += pairs
+        if not bonus_objective:
+            # the most a dead set can leave: W and Wf as they are, the fewest completions
+            z = win * p1 + win_flush * pf1 - t2_least
+            y = z * (m_max if z > 0 else m_min)
+            live = False
+            for f in range(fa_bets.shape[0]):
+                if c_fa[f] * (win + win_flush) + fa_bets[f] * y > 0:
+                    live = True
+            if not live:
+                continue
+        j = n_live
+        n_live += 1
+        alive_index[j] = i
+        w0[j] = weight
+        q0[0, j] = win
+        q0[1, j] = win_flush
+        for t in range(n_suited):
+            acount[t, j] = comm[t]
+            hu_sum = 0
+            flush_sum = 0
+            for b in range(n_suited):
+                left = m[b] - (1 if b == t else 0)
+                if levels[t, b] == 1:
+                    hu_sum += left
+                elif levels[t, b] == 2:
+                    flush_sum += left
+                pair_level[t, b, j] = levels[t, b]
+            lin[0, t, j] = hu_sum
+            lin[1, t, j] = flush_sum
+        if bonus:
+            row4_total = 0.0
+            for a in range(n_suited):
+                row5 = succ4[i, a]
+                line = 0.0
+                for b in range(n_suited):
+                    net = 0.0
+                    if row5 >= 0 and succ5[row5, b] >= 0:
+                        net = m6_net[succ5[row5, b]]
+                    pair_bonus[a, b, j] = net
+                    line += (m[b] - (1 if b == a else 0)) * net
+                    if b > a:
+                        row4_total += m[a] * m[b] * net
+                    elif b == a:
+                        row4_total += m[a] * (m[a] - 1) / 2.0 * net
+                linb[a, j] = line
+            qb[j] = row4_total
+    return n_live
+
+
+@dataclass(frozen=True)
+class HoldColumns:
+    """What one hold's walk reads: its live communities' columns (see :func:`_hold_columns`)."""
+
+    hold: np.ndarray
+    pool: np.ndarray
+    n_live: int
+    acount: np.ndarray
+    w0: np.ndarray
+    q0: np.ndarray
+    lin: np.ndarray
+    qb: np.ndarray
+    linb: np.ndarray
+    pair_level: np.ndarray
+    pair_bonus: np.ndarray
+    g_hu: np.ndarray
+    g_flush: np.ndarray
+
+
+def binomial_table(n: int) -> np.ndarray:
+    """``C(i, k)`` for ``0 <= k <= i <= n`` (0 elsewhere, negative i included as 0)."""
+    table = np.zeros((n + 1, n + 1), np.int64)
+    for i in range(n + 1):
+        for k in range(i + 1):
+            table[i, k] = comb(i, k)
+    return table
+
+
+def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingConstants,
+                 bonus_sums: bool = False) -> HoldColumns:
+    """The columns of one hold (count vector with jokers last) for its walk over dead sets; with the bonus
+    net's (which tracking reads, whatever the objective) when the objective has a bonus bet or
+    ``bonus_sums``."""
+    geometry = config.geometry
+    n_suited = geometry.n_suited
+    index = community_index(geometry)
+    alone = alone_index(geometry)
+    hold = np.ascontiguousarray(hold_counts, dtype=np.int64)
+    pool = (geometry.full_counts() - hold)[:n_suited]
+    most_dead = min(4, int(pool.sum()) - 6)
+    t2_least = comb(int(pool.sum()) - most_dead - 4, 2)
+    n = len(index.m4_types)
+    bonus = constants.bonus_bet > 0 or bonus_sums
+    nb = n if bonus else 0
+    alive_index = np.empty(n, np.int64)
+    acount = np.empty((n_suited, n), np.int8)
+    w0 = np.empty(n)
+    q0 = np.empty((2, n))
+    lin = np.empty((2, n_suited, n), np.int16)
+    qb = np.empty(nb)
+    linb = np.empty((n_suited, nb))
+    pair_level = np.empty((n_suited, n_suited, n), np.int8)
+    pair_bonus = np.empty((n_suited, n_suited, nb))
+    base = n_suited + 1
+    g_hu = np.zeros(base**4, np.int64)
+    g_flush = np.zeros(base**4, np.int64)
+    net = community_bonus_net(config) if bonus else np.zeros(1)
+    n_live = _hold_columns(
+        hold, pool, index.m4_types, alone.offsets, alone.pairs, suit_table(geometry), geometry.suits,
+        geometry.ranks, digit_cap(geometry), float(t2_least), constants.fa_bets, constants.c, constants.p1,
+        constants.pf1, constants.m_min, constants.m_max, constants.bonus_bet > 0, bonus, index.succ4, index.succ5, net,
+        binomial_table(geometry.copies), base, alive_index, acount, w0, q0, lin, qb, linb, pair_level, pair_bonus, g_hu,
+        g_flush)
+    live = slice(0, n_live)
+    keep = slice(0, n_live if bonus else 0)
+    return HoldColumns(hold, pool, n_live, np.ascontiguousarray(acount[:, live]), w0[live].copy(),
+                       np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]), qb[keep].copy(),
+                       np.ascontiguousarray(linb[:, keep]), np.ascontiguousarray(pair_level[:, :, live]),
+                       np.ascontiguousarray(pair_bonus[:, :, keep]), g_hu, g_flush)
+
+
+# ---------------------------------------------------------------------------------------------
+# The walk over dead sets: per node, the live communities' weights and sums; per leaf, one fused loop.
+
+#: The leaves' loops are sums of integers held in floats: reassociating them (which vectorisation needs)
+#: changes nothing.
+_FAST = {"reassoc", "contract"}
+
+
+@kernel(fastmath=_FAST, nogil=True)
+def _step(w_par, q_par, lin_par, qb_par, linb_par, card, a_col, inv_n, with_lin, first_column, pair_level_c,
+          pair_bonus_c, w_out, q_out, lin_out, qb_out, linb_out):
+    """One card deeper in the walk: the node's arrays from its parent's, a dead card of type ``card``
+    added (``inv_n``: 1 / the copies of it the pool held before); with ``with_lin`` the columns
+    ``L_t`` too, for ``t >= first_column`` (the only ones a sorted dead set can still add)."""
+    n = w_par.shape[0]
+    for i in range(n):
+        w_out[i] = np.rint(w_par[i] - w_par[i] * a_col[i] * inv_n)
+        q_out[0, i] = q_par[0, i] - lin_par[0, card, i]
+        q_out[1, i] = q_par[1, i] - lin_par[1, card, i]
+    for i in range(qb_out.shape[0]):
+        qb_out[i] = qb_par[i] - linb_par[card, i]
+    if with_lin:
+        for t in range(first_column, lin_par.shape[1]):
+            for i in range(n):
+                level = pair_level_c[t, i]
+                lin_out[0, t, i] = lin_par[0, t, i] - (level == 1)
+                lin_out[1, t, i] = lin_par[1, t, i] - (level == 2)
+            for i in range(linb_out.shape[1]):
+                linb_out[t, i] = linb_par[t, i] - pair_bonus_c[t, i]
+
+
+@kernel(inline="always")
+def _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus):
+    """Community ``i`` under the leaf's dead set: (weight, W, Wf, summed bonus net)."""
+    w = np.rint(w_par[i] - w_par[i] * a_col[i] * inv_n)
+    level = corr_level[i]
+    win = q_par[0, i] - (lin_hu[i] - (level == 1))
+    flush = q_par[1, i] - (lin_flush[i] - (level == 2))
+    bonus = qb_par[i] - (linb[i] - corr_bonus[i]) if with_bonus else 0.0
+    return w, win, flush, bonus
+
+
+@kernel(fastmath=_FAST, nogil=True)
+def _leaf_values(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
+                 t2, p1, pf1, m_min, m_max, c0, f0, c1, f1, bonus_bet):
+    """Summed weight times ting gain over the live communities, for two fa-hu bets (``c0``, ``f0``;
+    ``c1``, ``f1``) and for the first with only the smallest ting multiple; and their summed weight."""
+    acc0 = 0.0
+    acc1 = 0.0
+    acc_min = 0.0
+    acc_w = 0.0
+    for i in range(w_par.shape[0]):
+        w, win, flush, bonus = _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus,
+                                        a_col, inv_n, with_bonus)
+        u = win + flush
+        z = win * p1 + flush * pf1 - t2
+        y = z * (m_max if z > 0.0 else m_min)
+        b = bonus_bet * bonus
+        acc0 += w * max(c0 * u + f0 * y + b, 0.0)
+        acc1 += w * max(c1 * u + f1 * y + b, 0.0)
+        acc_min += w * max(c0 * u + f0 * m_min * z + b, 0.0)
+        acc_w += w
+    return acc0, acc1, acc_min, acc_w
+
+
+@kernel(fastmath=_FAST, nogil=True)
+def _leaf_tracked(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
+                  t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums):
+    """The ting decisions of one fa-hu bet (``c``, ``f``; ting multiples from ``m_lo`` to ``m_hi``)
+    community by community, as docs/rules.md ("Information and optimal play") takes them (ties to less money
+    at risk), counted into ``sums``: bets of the smallest and of the largest G with their weighted win counts,
+    and the summed bonus net of the bets."""
+    tol = TIE_TOLERANCE * t2
+    small_w = 0.0
+    small_hu = 0.0
+    small_flush = 0.0
+    large_w = 0.0
+    large_hu = 0.0
+    large_flush = 0.0
+    bonus_sum = 0.0
+    for i in range(w_par.shape[0]):
+        w, win, flush, bonus = _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus,
+                                        a_col, inv_n, with_bonus)
+        z = win * p1 + flush * pf1 - t2
+        large = z * f * (m_hi - m_lo) > tol
+        gain = c * (win + flush) + f * z * (m_hi if large else m_lo) + bonus_bet * bonus
+        bet = w if gain > tol else 0.0
+        small = 0.0 if large else bet
+        big = bet if large else 0.0
+        small_w += small
+        small_hu += small * win
+        small_flush += small * flush
+        large_w += big
+        large_hu += big * win
+        large_flush += big * flush
+        bonus_sum += bet * bonus
+    sums[0] = small_w
+    sums[1] = small_hu
+    sums[2] = small_flush
+    sums[3] = large_w
+    sums[4] = large_hu
+    sums[5] = large_flush
+    sums[6] = bonus_sum
+
+
+@kernel(inline="always")
+def _step11(types, counts, n_distinct, g, coef_table, base):
+    """Step-11 combinations under dead counts ``counts`` of ``types``, by inclusion-exclusion:
+    ``sum_{s <= d} (-1)^|s| prod_t C(d_t, s_t) g[s]``."""
+    s = np.zeros(4, np.int64)
+    sorted_s = np.zeros(4, np.int64)
+    total = 0
+    while True:
+        coef = 1
+        n = 0
+        for k in range(n_distinct):
+            coef *= coef_table[counts[k], s[k]]
+            for _ in range(s[k]):
+                sorted_s[n] = types[k]
+                n += 1
+        total += (-coef if n % 2 else coef) * g[_pair_index(sorted_s, n, base)]
+        k = 0
+        while k < n_distinct and s[k] == counts[k]:
+            s[k] = 0
+            k += 1
+        if k == n_distinct:
+            return total
+        s[k] += 1
+
+
+@kernel(nogil=True)
+def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet,
+          track_min, tracking, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, bonus_bet, coef_table, base,
+          out):
+    """Value (or, ``tracking``, count the outcomes of) one hold against each dead set of ``dead_rows``.
+
+    ``dead_rows``: sorted rows of four type indices, jokers (index ``n_suited``) last, in increasing
+    order, so that consecutive rows share the walk's nodes. Values: ``out[r, b]`` for each fa-hu bet b,
+    then the minimum-bets value. Tracking: ``out[r]`` holds :data:`TRACK_COLUMNS` for bet
+    ``track_bet[r]`` (only the smallest ting multiple when ``track_min[r]``).
+    """
+    n_suited = pool.shape[0]
+    n = w0.shape[0]
+    nb = qb0.shape[0]
+    with_bonus = nb > 0
+    w_lv = np.empty((LEVELS, n))
+    q_lv = np.empty((LEVELS, 2, n))
+    qb_lv = np.empty((LEVELS, nb))
+    lin_lv = np.empty((3, 2, n_suited, n), np.int16)
+    linb_lv = np.empty((3, n_suited, nb))
+    w_lv[0] = w0
+    q_lv[0] = q0
+    qb_lv[0] = qb0
+    lin_lv[0] = lin0
+    linb_lv[0] = linb0
+    built = np.full(LEVELS, -2, np.int64)
+    no_level = np.zeros(n, np.int8)
+    no_bonus = np.zeros(nb)
+    no_lin = np.zeros(n, np.int16)
+    no_linb = np.zeros(nb)
+    no_a = np.zeros(n, np.int8)
+    types = np.empty(4, np.int64)
+    counts = np.empty(4, np.int64)
+    sums = np.empty(7)
+    n_pool = pool.sum()
+    n_bets = fa_bets.shape[0]
+    for r in range(dead_rows.shape[0]):
+        k = 0
+        while k < 4 and dead_rows[r, k] < n_suited:
+            k += 1
+        for lev in range(1, min(k - 1, 3) + 1):
+            card = dead_rows[r, lev - 1]
+            if built[lev] == card:
+                continue
+            before = 0
+            for j in range(lev - 1):
+                before += dead_rows[r, j] == card
+            _step(w_lv[lev - 1], q_lv[lev - 1], lin_lv[min(lev - 1, 2)], qb_lv[lev - 1], linb_lv[min(lev - 1, 2)],
+                  card, acount[card], 1.0 / (pool[card] - before), lev <= 2, card, pair_level[card], pair_bonus[card],
+                  w_lv[lev], q_lv[lev], lin_lv[min(lev, 2)], qb_lv[lev], linb_lv[min(lev, 2)])
+            built[lev] = card
+            for higher in range(lev + 1, LEVELS):
+                built[higher] = -2
+        # the leaf: its parent node, and the last dead card added on the fly
+        parent = min(k - 1, 3) if k > 0 else 0
+        a_col, inv_n = no_a, 0.0
+        lin_hu, lin_flush, linb = no_lin, no_lin, no_linb
+        corr_level, corr_bonus = no_level, no_bonus
+        if k > 0:
+            e = dead_rows[r, k - 1]
+            before = 0
+            for j in range(k - 1):
+                before += dead_rows[r, j] == e
+            a_col, inv_n = acount[e], 1.0 / (pool[e] - before)
+            column = min(k - 1, 2)
+            lin_hu, lin_flush = lin_lv[column, 0, e], lin_lv[column, 1, e]
+            linb = linb_lv[column, e]
+            if k == 4:
+                corr_level = pair_level[dead_rows[r, 2], e]
+                corr_bonus = pair_bonus[dead_rows[r, 2], e]
+        n_distinct = 0
+        for j in range(k):
+            t = dead_rows[r, j]
+            if n_distinct > 0 and types[n_distinct - 1] == t:
+                counts[n_distinct - 1] += 1
+            else:
+                types[n_distinct] = t
+                counts[n_distinct] = 1
+                n_distinct += 1
+        s11_hu = float(_step11(types, counts, n_distinct, g_hu, coef_table, base))
+        s11_flush = float(_step11(types, counts, n_distinct, g_flush, coef_table, base))
+        left = n_pool - k
+        total4 = left * (left - 1) * (left - 2) * (left - 3) / 24.0
+        t2 = (left - 4) * (left - 5) / 2.0
+        rest = total4 - s11_hu - s11_flush
+        if tracking:
+            b = track_bet[r]
+            m_hi = m_min if track_min[r] else m_max
+            _leaf_tracked(w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level,
+                          corr_bonus, a_col, inv_n, with_bonus, t2, p1, pf1, m_min, m_hi, c_fa[b], fa_bets[b],
+                          bonus_bet, sums)
+            out[r, 0] = s11_hu * t2
+            out[r, 1] = s11_flush * t2
+            out[r, 2] = (rest - sums[0] - sums[3]) * t2
+            out[r, 3] = sums[0] * t2
+            out[r, 4] = sums[1]
+            out[r, 5] = sums[2]
+            out[r, 6] = sums[3] * t2
+            out[r, 7] = sums[4]
+            out[r, 8] = sums[5]
+            out[r, 9] = sums[6]
+            continue
+        for b0 in range(0, n_bets, 2):
+            b1 = min(b0 + 1, n_bets - 1)
+            acc0, acc1, acc_min, _ = _leaf_values(
+                w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col,
+                inv_n, with_bonus, t2, p1, pf1, m_min, m_max, c_fa[b0], fa_bets[b0], c_fa[b1], fa_bets[b1],
+                bonus_bet)
+            for b, acc in ((b0, acc0), (b1, acc1)):
+                fa = fa_bets[b]
+                out[r, b] = (t2 * (hu_pays[b] * s11_hu + flush_pays[b] * s11_flush) - t2 * (1.0 + fa) * rest
+                             + acc) / (t2 * total4)
+            if b0 == 0:
+                fa = fa_bets[0]
+                out[r, n_bets] = (t2 * (hu_pays[0] * s11_hu + flush_pays[0] * s11_flush) - t2 * (1.0 + fa) * rest
+                                  + acc_min) / (t2 * total4)
+
+
+def walk(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, constants: TingConstants,
+         track_bet: np.ndarray | None = None, track_min: np.ndarray | None = None) -> np.ndarray:
+    """Values of one hold against each dead set (rows of four type indices, jokers last, sorted and in
+    increasing order): one column per fa-hu bet, then the minimum-bets value. With ``track_bet`` (a bet
+    index per row) the :data:`TRACK_COLUMNS` of each row's bet instead (``track_min``: only the smallest
+    ting multiple)."""
+    geometry = config.geometry
+    rows = np.ascontiguousarray(dead_rows, dtype=np.int64)
+    tracking = track_bet is not None
+    n_out = len(TRACK_COLUMNS) if tracking else len(constants.fa_bets) + 1
+    out = np.empty((len(rows), n_out))
+    if not tracking:
+        track_bet = np.zeros(0, np.int64)
+        track_min = np.zeros(0, np.bool_)
+    elif track_min is None:
+        track_min = np.zeros(len(rows), np.bool_)
+    c = columns
+    _walk(c.acount, c.w0, c.q0, c.lin, c.qb, c.linb, c.pair_level, c.pair_bonus, c.g_hu, c.g_flush, c.pool, rows,
+          np.ascontiguousarray(track_bet, dtype=np.int64), np.ascontiguousarray(track_min, dtype=np.bool_), tracking,
+          constants.fa_bets, constants.c, constants.step11_hu, constants.step11_flush, constants.p1, constants.pf1,
+          constants.m_min, constants.m_max, constants.bonus_bet, binomial_table(geometry.copies),
+          geometry.n_suited + 1, out)
+    return out

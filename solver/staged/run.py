@@ -1,0 +1,697 @@
+"""The full solve: every state of every stage, backward by stage, then the exact count forward.
+
+Backward, each stage reads the next through canonical keys (:mod:`solver.staged.classes` lists the classes):
+
+* **A, the holds** (:mod:`solver.staged.holds`): every (hold, four dead cards) class's value of each
+  fa-hu bet, one walk over all its dead sets per hold;
+* **B, the draws** (:mod:`solver.staged.stages`): every post-draw class's best bet, from A;
+* **C, the first holds**: every (first hold, two thrown) class's value, for each DD, from B;
+* **D, the deals**: every deal class's options, from C.
+
+Then forward (:mod:`solver.staged.forward`): the deal classes' choices met by every draw give each
+post-draw state's reach; their choices give each (hold, dead) class's, which the hold walk in
+tracking mode turns into exact outcome counts, hence the return table and every figure of the
+summary (:mod:`solver.staged.summary`).
+
+**Chunks and resumption.** Stages A, B, C and the tracking walk are cut into chunks, solved in
+parallel with joblib (any backend, Dask included) and written one parquet file per chunk as they
+finish (temporary name, then rename), so a killed solve resumes where it stopped; a stage's chunks
+are merged in chunk order into arrays the next stage reads (memory-mapped ``.npy`` files), so the
+tables do not depend on the number of jobs. A finished solve keeps its tables and drops the chunks.
+
+**Objectives.** A bonus bet changes stage A (its objective) and everything after; a restriction
+changes only B to D: ``minimum-bets`` reads stage A's minimum-bets value, ``no-double-down`` and
+``always-claim-tian-hu`` only the deal stage, and a chart only the forward count. So a restricted
+solve can take stage A from the main solve's directory (``holds_from``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from joblib import Parallel, delayed, parallel_config
+
+from solver.errors import InputError
+from solver.game.cards import counts_of, format_cards
+from solver.game.combinatorics import submultisets
+from solver.game.config import GameConfig
+from solver.game.hu import hu_level
+from solver.game.options import Option
+from solver.game.symmetry import deal_classes
+from solver.game.symmetry_kernels import canonical_keys, pattern_base
+from solver.products.patterns import ChartRules
+from solver.runtime.parallel import mark_parent, watch_parent, work_processes
+from solver.staged.classes import extensions, group_classes
+from solver.staged.forward import (
+    DealChoice,
+    DrawStage,
+    Plays,
+    decode_rows,
+    draw_decisions,
+    draw_reach,
+    hold_reach,
+    outcome_counts,
+    sum_exact,
+)
+from solver.staged.holds import TRACK_COLUMNS, TingConstants, hold_columns, walk
+from solver.staged.objective import Objective
+from solver.staged.stages import _draw_stage, _first_stage
+from solver.staged.summary import Summary, load_summary, summarise, write_summary
+from solver.tables.files import (
+    TABLE_FILES,
+    default_directory,
+    describe,
+    file_metadata,
+    prepare_directory,
+    read_metadata,
+    solve_lock,
+    sort_by_key,
+    usable_directory,
+    write_table,
+)
+from solver.tables.index import index_path, open_index
+
+#: Items per chunk of each stage: holds (A, tracking), six-card hands (B), first holds (C). Small enough
+#: that an interruption loses little and the progress bar moves, large enough that the per-chunk cost
+#: (dispatch, one file) does not matter.
+CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8}
+STAGE_NAMES = {"holds": "stage A (holds)", "draws": "stage B (draws)", "firsts": "stage C (first holds)",
+               "deals": "stage D (deals)", "tracking": "outcome counts", "outcomes": "forward count"}
+
+
+@dataclass(frozen=True)
+class _Solve:
+    """What every chunk of one solve needs (sent to the workers)."""
+
+    config: GameConfig
+    objective: Objective
+    directory: Path
+
+    @property
+    def n_bets(self) -> int:
+        return len(self.config.fa_hu_bets)
+
+
+# ---------------------------------------------------------------------------------------------
+# Chunk files: one parquet file per finished chunk, renamed into place when complete.
+
+
+def _chunk_path(directory: Path, stage: str, index: int) -> Path:
+    return directory / "chunks" / f"{stage}-{index:05d}.parquet"
+
+
+def _chunk_done(path: Path, wanted: dict[str, Any]) -> bool:
+    """Whether a chunk file exists, is readable and was made for the solve described by ``wanted``."""
+    if not path.exists():
+        return False
+    try:  # a file that cannot be read (a disk fault, a copy cut short) is redone
+        found = read_metadata(path)
+    except (OSError, pa.ArrowInvalid, ValueError, InputError):
+        return False
+    return all(found.get(k) == v for k, v in wanted.items())
+
+
+def _run_stage(solve: _Solve, stage: str, items: np.ndarray, work: Callable[..., pa.Table], extra: tuple,
+               quiet: bool, tag: str = "") -> list[Path]:
+    """Run ``work(solve, items_of_chunk, *extra)`` for every chunk of ``items`` not finished yet, in
+    parallel under the current joblib configuration; returns the chunk files in chunk order. ``tag``
+    names what the items were made from, when that can differ between runs (chunks of another are redone)."""
+    from tqdm import tqdm
+
+    size = CHUNK_ITEMS[stage]
+    n_chunks = -(-len(items) // size)
+    paths = [_chunk_path(solve.directory, stage, i) for i in range(n_chunks)]
+    wanted = {**describe(solve.config, solve.objective), "stage": stage, "tag": tag}
+    pending = [i for i in range(n_chunks) if not _chunk_done(paths[i], wanted)]
+    done = len(items) - sum(len(items[i * size:(i + 1) * size]) for i in pending)
+    bar = tqdm(total=len(items), initial=done, unit="item", desc=STAGE_NAMES[stage], smoothing=0.05,
+               disable=True if quiet else None)
+    metadata = file_metadata(solve.config, solve.objective, {"stage": stage, "tag": tag})
+    # never more processes than the stage has chunks (not pending ones: the pool would be resized, its
+    # workers restarted, between the stages of one run)
+    results = Parallel(n_jobs=work_processes(_jobs(), n_chunks), return_as="generator_unordered")(
+        delayed(_indexed)(i, work, solve, items[i * size:(i + 1) * size], *extra) for i in pending)
+    for index, table in results:
+        write_table(paths[index], table, metadata)
+        bar.update(len(items[index * size:(index + 1) * size]))
+    bar.close()
+    return paths
+
+
+def _jobs() -> int:
+    """The number of processes the current joblib configuration asks for."""
+    from joblib.parallel import get_active_backend
+
+    return get_active_backend()[1]
+
+
+def _indexed(index: int, work: Callable[..., pa.Table], *args: Any) -> tuple[int, pa.Table]:
+    watch_parent()
+    return index, work(*args)
+
+
+def _read_chunks(paths: Iterable[Path], columns: list[str]) -> dict[str, np.ndarray]:
+    """The named columns of chunk files, concatenated in order, as arrays (list columns as 2-D)."""
+    table = pa.concat_tables(pq.read_table(p, columns=columns).replace_schema_metadata(None) for p in paths)
+    return {name: _as_array(table[name]) for name in columns}
+
+
+def _as_array(column: pa.ChunkedArray) -> np.ndarray:
+    column = column.combine_chunks()
+    if pa.types.is_fixed_size_list(column.type):
+        return column.flatten().to_numpy().reshape(len(column), column.type.list_size)
+    return column.to_numpy(zero_copy_only=False)
+
+
+def _save_arrays(directory: Path, name: str, arrays: dict[str, np.ndarray]) -> None:
+    """Save a stage's merged arrays as ``.npy`` files in ``chunks/`` (each atomically) for the next stage."""
+    for key, array in arrays.items():
+        path = directory / "chunks" / f"{name}-{key}.npy"
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as handle:
+            np.save(handle, np.ascontiguousarray(array))
+        os.replace(tmp, path)
+
+
+_MAPPED: dict[tuple[str, ...], dict[str, np.ndarray]] = {}
+
+
+def _load_arrays(directory: Path, name: str, keys: tuple[str, ...], mmap: bool = True) -> dict[str, np.ndarray]:
+    """A stage's merged arrays, memory-mapped (and kept per process: each worker maps them once)."""
+    paths = tuple(str(directory / "chunks" / f"{name}-{key}.npy") for key in keys)
+    if paths not in _MAPPED:
+        _MAPPED.clear()
+        _MAPPED[paths] = {key: np.load(p, mmap_mode="r" if mmap else None) for key, p in zip(keys, paths)}
+    return _MAPPED[paths]
+
+
+def _arrays_ready(directory: Path, name: str, keys: tuple[str, ...]) -> bool:
+    return all((directory / "chunks" / f"{name}-{key}.npy").exists() for key in keys)
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage A: the holds.
+
+
+def _group_keys(first: np.ndarray, second: np.ndarray, base: int) -> np.ndarray:
+    """Keys of the states (``first`` repeated, each row of ``second``): digits in ``base``."""
+    key = 0
+    for card in first:
+        key = key * base + int(card)
+    keys = np.full(len(second), key, np.int64)
+    for column in second.T:
+        keys = keys * base + column
+    return keys
+
+
+def _holds_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
+    """Stage A for a chunk of hold classes: every canonical dead set's values."""
+    config = solve.config
+    geometry = config.geometry
+    constants = TingConstants.of(config, solve.objective.bonus)
+    keys, values = [], []
+    for hold in holds:
+        dead = extensions(geometry, tuple(int(c) for c in hold), 4)
+        columns = hold_columns(counts_of(tuple(hold), geometry), config, constants)
+        values.append(walk(columns, dead, config, constants))
+        keys.append(_group_keys(hold, dead, geometry.n_types))
+    v = np.concatenate(values)
+    n_bets = len(config.fa_hu_bets)
+    return pa.table({"key": np.concatenate(keys),
+                     "evs": pa.FixedSizeListArray.from_arrays(np.ascontiguousarray(v[:, :n_bets]).ravel(), n_bets),
+                     "ev_minimum_bets": v[:, n_bets]})
+
+
+def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
+    """Stage A, unless its arrays are there; merged into ``holds.parquet`` (when computed here) and the
+    arrays ``chunks/holds-*.npy``."""
+    directory = solve.directory
+    if _arrays_ready(directory, "holds", ("key", "values")):
+        return
+    source = holds_from or directory
+    if not (source / "holds.parquet").exists():
+        paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
+        table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
+        write_table(directory / "holds.parquet", table, file_metadata(solve.config, solve.objective))
+    else:
+        table = pq.read_table(source / "holds.parquet")
+    values = np.column_stack([_as_array(table["evs"]), _as_array(table["ev_minimum_bets"])])
+    _save_arrays(directory, "holds", {"key": _as_array(table["key"]), "values": values})
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage B: the draws. Stage C: the first holds.
+
+
+def _bet_columns(solve: _Solve) -> np.ndarray:
+    """Stage A's columns the strategy may bet: every F, or the minimum-bets value alone."""
+    if solve.objective.restriction == "minimum-bets":
+        return np.array([solve.n_bets], np.int64)
+    return np.arange(solve.n_bets, dtype=np.int64)
+
+
+def _draws_work(solve: _Solve, hands: np.ndarray) -> pa.Table:
+    """Stage B for the post-draw classes of a chunk of canonical six-card hands."""
+    geometry = solve.config.geometry
+    a = _load_arrays(solve.directory, "holds", ("key", "values"))
+    deads = [extensions(geometry, tuple(int(c) for c in hand), 2) for hand in hands]
+    hand_rows = np.repeat(hands, [len(d) for d in deads], axis=0).astype(np.int64)
+    dead_rows = np.concatenate(deads)
+    n = len(hand_rows)
+    level, play_on = np.empty(n, np.int8), np.empty(n)
+    best, n_holds = np.empty(n, np.int16), np.empty(n, np.int8)
+    _draw_stage(hand_rows, dead_rows, a["key"], a["values"], _bet_columns(solve), geometry.suits, geometry.ranks,
+                pattern_base(geometry), level, play_on, best, n_holds)
+    assert not np.isnan(play_on).any(), "every hold of a post-draw class is in stage A"
+    keys = np.concatenate([_group_keys(h, d, geometry.n_types) for h, d in zip(hands, deads)])
+    return pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds})
+
+
+def _stage_draws(solve: _Solve, quiet: bool) -> None:
+    names = ("key", "level", "play_on", "best", "holds")
+    if _arrays_ready(solve.directory, "draws", names):
+        return
+    paths = _run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
+    _save_arrays(solve.directory, "draws", _read_chunks(paths, list(names)))
+
+
+def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
+    """Stage C for the (first hold, thrown) classes of a chunk of canonical holds."""
+    config = solve.config
+    geometry = config.geometry
+    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on"))
+    thrown = [extensions(geometry, tuple(int(c) for c in hold), 2) for hold in holds]
+    hold_rows = np.repeat(holds, [len(t) for t in thrown], axis=0).astype(np.int64)
+    dead_rows = np.concatenate(thrown) if thrown else np.empty((0, 2), np.int64)
+    out = np.empty((len(hold_rows), 2))
+    _first_stage(hold_rows, dead_rows, geometry.full_counts(), b["key"], b["level"], b["play_on"], geometry.suits,
+                 geometry.ranks, pattern_base(geometry), config.double_down, config.di_hu, config.di_hu_flush, out)
+    keys = np.concatenate([_group_keys(h, t, geometry.n_types) for h, t in zip(holds, thrown)])
+    return pa.table({"key": keys, "hold": [format_cards(h, geometry) for h in hold_rows],
+                     "thrown": [format_cards(d, geometry) for d in dead_rows], "ev": out[:, 0], "ev_dd": out[:, 1]})
+
+
+def _stage_firsts(solve: _Solve, quiet: bool) -> None:
+    if _arrays_ready(solve.directory, "firsts", ("key", "ev")):
+        return
+    paths = _run_stage(solve, "firsts", group_classes(solve.config.geometry, 4), _firsts_work, (), quiet)
+    table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
+    write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective))
+    evs = np.column_stack([_as_array(table["ev"]), _as_array(table["ev_dd"])])
+    _save_arrays(solve.directory, "firsts", {"key": _as_array(table["key"]), "ev": evs})
+
+
+# ---------------------------------------------------------------------------------------------
+# Stage D: the deals.
+
+
+def _deal_choices(solve: _Solve) -> list[DealChoice]:
+    """Every deal class's options (claim, then each discard without and with DD, from stage C) and the
+    options the strategy plays."""
+    config = solve.config
+    geometry = config.geometry
+    c = _load_arrays(solve.directory, "firsts", ("key", "ev"), mmap=False)
+    hands, weights = deal_classes(geometry)
+    discards = [submultisets(tuple(int(x) for x in hand), 2) for hand in hands]
+    kept = np.array([_minus(tuple(hand), d) for hand, ds in zip(hands, discards) for d in ds], np.int64)
+    thrown = np.array([d for ds in discards for d in ds], np.int64)
+    keys = canonical_keys(geometry, kept, thrown)
+    rows = np.searchsorted(c["key"], keys)
+    assert (c["key"][rows] == keys).all(), "every discard of a deal class is in stage C"
+    evs = c["ev"][rows]
+    choices, start = [], 0
+    for hand, weight, ds in zip(hands, weights, discards):
+        cards = tuple(int(x) for x in hand)
+        level = int(hu_level(counts_of(cards, geometry), geometry))
+        options = []
+        if level:
+            options.append(Option("claim", (), 0.0, config.tian_hu_flush if level == 2 else config.tian_hu, 1.0))
+        for k, dd in enumerate((0.0, config.double_down)):
+            options += [Option("discard", d, dd, float(evs[start + j, k]), 1.0 + dd) for j, d in enumerate(ds)]
+        start += len(ds)
+        choices.append(DealChoice(cards, int(weight), options,
+                                  solve.objective.choices("deal", options, cards, geometry), level))
+    return choices
+
+
+def _minus(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
+    left = list(cards)
+    for card in removed:
+        left.remove(card)
+    return tuple(left)
+
+
+def _option_columns(options: list[Option], chosen: list[int], cards_of: Callable[[tuple[int, ...]], str]
+                    ) -> dict[str, Any]:
+    """Every option's columns, with ``best_*`` the first option played and ``best_ev`` the mean EV of
+    those played (a chart's mix; the one option's EV otherwise)."""
+    first = options[chosen[0]]
+    return {"best": chosen[0], "best_action": first.action, "best_discard": cards_of(first.discard),
+            "best_bet": first.bet, "best_ev": sum(options[i].ev for i in chosen) / len(chosen),
+            "actions": [o.action for o in options], "discards": [cards_of(o.discard) for o in options],
+            "bets": [o.bet for o in options], "evs": [o.ev for o in options], "risks": [o.risk for o in options]}
+
+
+_OPTION_FIELDS = [
+    ("best", pa.int32()), ("best_action", pa.string()), ("best_discard", pa.string()), ("best_bet", pa.float64()),
+    ("best_ev", pa.float64()), ("actions", pa.list_(pa.string())), ("discards", pa.list_(pa.string())),
+    ("bets", pa.list_(pa.float64())), ("evs", pa.list_(pa.float64())), ("risks", pa.list_(pa.float64())),
+]
+DEAL_SCHEMA = pa.schema([("key", pa.int64()), ("hand", pa.string()), ("weight", pa.int64()),
+                         ("tian_hu", pa.int8())] + _OPTION_FIELDS)
+
+
+def _deal_table(deals: list[DealChoice], config: GameConfig) -> pa.Table:
+    geometry = config.geometry
+    from solver.game.symmetry import encode
+
+    return pa.Table.from_pylist([
+        {"key": encode(geometry, d.hand), "hand": format_cards(d.hand, geometry), "weight": d.weight,
+         "tian_hu": d.level, **_option_columns(d.options, d.chosen, lambda c: format_cards(c, geometry))}
+        for d in deals], schema=DEAL_SCHEMA)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forward: reach, decisions, the tracking walk, the outcome counts and the draw table.
+
+
+def _tracking_work(solve: _Solve, hold_keys: np.ndarray) -> pa.Table:
+    """The tracking walk for the requested (hold, dead, bet) classes of a chunk of holds."""
+    config = solve.config
+    geometry = config.geometry
+    requests = _load_arrays(solve.directory, "requests", ("key", "bet", "minimum"))
+    constants = TingConstants.of(config, solve.objective.bonus)
+    div = geometry.n_types ** 4
+    parts = []
+    for hold_key in hold_keys:
+        lo, hi = np.searchsorted(requests["key"], [hold_key * div, (hold_key + 1) * div])
+        (hold,), = decode_rows(np.array([hold_key]), geometry.n_types, (4,))
+        (dead,) = decode_rows(np.asarray(requests["key"][lo:hi]) % div, geometry.n_types, (4,))
+        columns = hold_columns(counts_of(tuple(hold), geometry), config, constants, bonus_sums=True)
+        parts.append(walk(columns, dead, config, constants, np.asarray(requests["bet"][lo:hi]),
+                          np.asarray(requests["minimum"][lo:hi])))
+    sums = np.concatenate(parts)
+    return pa.table({"sums": pa.FixedSizeListArray.from_arrays(sums.ravel(), len(TRACK_COLUMNS))})
+
+
+def _tracked(solve: _Solve, quiet: bool) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """The tracking walk over requested (key, bet, minimum) triples (sorted, distinct), by chunks of holds."""
+    def run(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray) -> np.ndarray:
+        _save_arrays(solve.directory, "requests", {"key": keys, "bet": bets, "minimum": minimum})
+        digest = f"{len(keys)}:{int(np.bitwise_xor.reduce(keys * 31 + bets * 7 + minimum))}"
+        hold_keys = np.unique(keys // solve.config.geometry.n_types ** 4)
+        paths = _run_stage(solve, "tracking", hold_keys, _tracking_work, (), quiet, tag=digest)
+        return _read_chunks(paths, ["sums"])["sums"]
+    return run
+
+
+def _draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, level: int, solve: _Solve
+                  ) -> list[Option]:
+    """A post-draw state's options in the evaluator's canonical order (claim, fold, then each bet F with
+    each hold), read from stage A."""
+    config = solve.config
+    geometry = config.geometry
+    a = _load_arrays(solve.directory, "holds", ("key", "values"))
+    holds = submultisets(hand, 4)
+    thrown = [_minus(hand, h) for h in holds]
+    keys = canonical_keys(geometry, np.array(holds, np.int64), np.array([t + dead for t in thrown], np.int64))
+    values = a["values"][np.searchsorted(a["key"], keys)]
+    options = []
+    if level:
+        pays = config.di_hu_flush if level == 2 else config.di_hu
+        options.append(Option("claim", (), 0.0, (1.0 + double_down) * pays, 1.0 + double_down))
+    options.append(Option("fold", (), 0.0, -1.0 - double_down, 1.0 + double_down))
+    for column in _bet_columns(solve):
+        fa = config.fa_hu_bets[min(column, solve.n_bets - 1) if column < solve.n_bets else 0]
+        options += [Option("bet", t, fa, float(v[column]) - double_down, 1.0 + double_down + fa)
+                    for t, v in zip(thrown, values)]
+    return options
+
+
+def _chart_plays(solve: _Solve, hands: np.ndarray, deads: np.ndarray, level: np.ndarray, dd: np.ndarray,
+                 reach: np.ndarray) -> tuple[Plays, list[float]]:
+    """The plays of a chart at the reached post-draw states (several discards mixed where its line
+    leaves several), and the mean EV of each state's plays."""
+    geometry = solve.config.geometry
+    unit = solve.objective.mix_unit
+    states, option, share, mean_ev = [], [], [], []
+    for i in range(len(hands)):
+        hand, dead = tuple(int(c) for c in hands[i]), tuple(int(c) for c in deads[i])
+        options = _draw_options(hand, dead, float(dd[i]), int(level[i]), solve)
+        chosen = solve.objective.choices("draw", options, hand, geometry, dead)
+        states += [i] * len(chosen)
+        option += chosen
+        share += [reach[i] * (unit // len(chosen))] * len(chosen)
+        mean_ev.append(sum(options[j].ev for j in chosen) / len(chosen))
+    return Plays(np.array(states, np.int64), np.array(option, np.int64), np.array(share, dtype=reach.dtype)), mean_ev
+
+
+def _forward(solve: _Solve, deals: list[DealChoice], quiet: bool) -> tuple[Counter, Counter, pa.Table, int]:
+    """The outcome counts and bonus net per slot of the strategy, the draw table (reached post-draw
+    states) and the reach of the di-hus it declines."""
+    config = solve.config
+    geometry = config.geometry
+    keys2, reach, counts = draw_reach(deals, config, solve.objective)
+    keys = keys2 >> 1
+    dd = np.where(keys2 & 1, config.double_down, 0.0)
+    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on", "best", "holds"), mmap=False)
+    draws = DrawStage(b["key"], b["level"], b["play_on"], b["best"], b["holds"])
+    hands, deads = decode_rows(keys, geometry.n_types, (6, 2))
+    option, rows = draw_decisions(draws, keys, dd, config)
+    level, n_holds = draws.level[rows].astype(np.int64), draws.holds[rows].astype(np.int64)
+    if solve.objective.chart is None:
+        plays = Plays(np.arange(len(keys)), option, reach)
+        claim = np.where(level == 2, config.di_hu_flush, config.di_hu) * (1.0 + dd)
+        best_ev = np.maximum(np.maximum(np.where(level > 0, claim, -np.inf), -1.0 - dd), draws.play_on[rows] - dd)
+    else:
+        plays, mean = _chart_plays(solve, hands, deads, level, dd, reach)
+        best_ev = np.array(mean)
+    holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
+    counts.update(more)
+    outcomes, bonus_net = outcome_counts(holds, _tracked(solve, quiet), config)
+    counts.update(outcomes)
+    first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
+    table = _draw_table(solve, keys, hands, deads, dd, reach, plays.option[first], level, n_holds, best_ev)
+    declined = sum_exact(reach[(level > 0) & (plays.option[first] != 0)])
+    return counts, bonus_net, table, declined
+
+
+DRAW_SCHEMA = pa.schema([
+    ("key", pa.int64()), ("hand", pa.string()), ("dead", pa.string()), ("double_down", pa.float64()),
+    ("reach", pa.int64()), ("best", pa.int32()), ("best_action", pa.string()), ("best_discard", pa.string()),
+    ("best_bet", pa.float64()), ("best_ev", pa.float64())])
+
+
+def _draw_table(solve: _Solve, keys: np.ndarray, hands: np.ndarray, deads: np.ndarray, dd: np.ndarray,
+                reach: np.ndarray, option: np.ndarray, level: np.ndarray, n_holds: np.ndarray,
+                best_ev: np.ndarray) -> pa.Table:
+    """One row per reached post-draw state: its cards, DD, reach and the (first) option played."""
+    from solver.staged.stages import _thrown_by
+
+    config = solve.config
+    geometry = config.geometry
+    n_claims = (level > 0).astype(np.int64)
+    bet_option = np.maximum(option - 1 - n_claims, 0)
+    thrown = np.empty((len(keys), 2), np.int64)
+    _thrown_by(hands, bet_option % np.maximum(n_holds, 1), geometry.n_types, thrown)
+    is_bet = option > n_claims
+    action = np.where(is_bet, "bet", np.where((n_claims == 1) & (option == 0), "claim", "fold"))
+    fa = np.array(config.fa_hu_bets)[np.minimum(bet_option // np.maximum(n_holds, 1), solve.n_bets - 1)]
+    names = _card_names(geometry)
+    return pa.table({
+        "key": keys, "hand": names(hands), "dead": names(deads), "double_down": dd, "reach": reach.astype(np.int64),
+        "best": option.astype(np.int32), "best_action": action,
+        "best_discard": [text if bet else "" for text, bet in zip(names(thrown), is_bet)],
+        "best_bet": np.where(is_bet, fa, 0.0), "best_ev": best_ev}, schema=DRAW_SCHEMA)
+
+
+def _card_names(geometry) -> Callable[[np.ndarray], list[str]]:
+    """MPSZ notation of many rows of cards, remembering each distinct row."""
+    seen: dict[bytes, str] = {}
+
+    def names(rows: np.ndarray) -> list[str]:
+        out = []
+        for row in np.ascontiguousarray(rows, np.int64):
+            raw = row.tobytes()
+            if raw not in seen:
+                seen[raw] = format_cards(tuple(int(c) for c in row), geometry)
+            out.append(seen[raw])
+        return out
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# The solve.
+
+
+def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
+          restriction: str = "optimal", chart: ChartRules | None = None, n_jobs: int = -1,
+          backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
+          holds_from: Path | str | None = None) -> Summary:
+    """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
+
+    Finished chunks already in the directory are kept (a killed solve
+    resumes); a directory made for another solve is refused unless
+    ``force`` moves it aside. ``backend`` is any joblib backend; ``"dask"``
+    connects to the Dask scheduler at ``scheduler`` (or starts a local
+    cluster when it is None). ``holds_from``: a finished solve of the same
+    configuration and bonus bet whose stage A (``holds.parquet``) a
+    restricted strategy reads instead of solving it again. Returns the
+    game's summary, also written to ``summary.parquet``.
+    """
+    start = time.monotonic()
+    objective = Objective(bonus, restriction, chart)
+    directory = usable_directory(Path(directory) if directory is not None else default_directory(config, objective))
+    source = Path(holds_from) if holds_from is not None else None
+    if source is not None:
+        _check_holds_source(source, config, objective)
+    with solve_lock(directory):
+        prepare_directory(directory, config, objective, {"holds_from": str(source) if source else None}, force)
+        if _complete(directory, source, quiet):
+            _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
+            return load_summary(directory, config)
+        return _solve(config, objective, directory, source, start, n_jobs, backend, scheduler, quiet)
+
+
+def _solve(config: GameConfig, objective: Objective, directory: Path, source: Path | None, start: float,
+           n_jobs: int, backend: str, scheduler: str | None, quiet: bool) -> Summary:
+    """The stages, the forward count and the tables, into a prepared and locked directory."""
+    solve = _Solve(config, objective, directory)
+    if not quiet:
+        print(f"solving into {directory}", file=sys.stderr)
+    timings: dict[str, float] = {}
+    with _backend(backend, scheduler, n_jobs):
+        with _timed(timings, "holds", quiet):
+            _stage_holds(solve, source, quiet)
+        with _timed(timings, "draws", quiet):
+            _stage_draws(solve, quiet)
+        with _timed(timings, "firsts", quiet):
+            _stage_firsts(solve, quiet)
+        with _timed(timings, "deals", quiet):
+            deals = _deal_choices(solve)
+        with _timed(timings, "outcomes", quiet):
+            counts, bonus_net, draws, declined = _forward(solve, deals, quiet)
+    summary = _finish(solve, deals, counts, bonus_net, draws, declined, time.monotonic() - start, timings)
+    if not quiet:
+        print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
+    open_index(directory)  # built now rather than by the first query (solve's time excludes it)
+    _drop_chunks(directory)
+    return summary
+
+
+def _complete(directory: Path, holds_from: Path | None, quiet: bool) -> bool:
+    """Whether ``directory`` holds a finished solve's every table. A table file that cannot be read (cut
+    short, overwritten) is deleted, to be made again. The committed tables of the real deck lack the
+    large ones (``holds.parquet``, ``draws.parquet``): a solve into their directory makes them."""
+    import pyarrow as pa
+
+    for name in TABLE_FILES:
+        path = directory / name
+        if path.exists():
+            try:
+                read_metadata(path)
+            except (OSError, pa.ArrowException, ValueError, InputError):
+                if not quiet:
+                    print(f"{path} cannot be read: made again", file=sys.stderr)
+                path.unlink()
+                (directory / "summary.parquet").unlink(missing_ok=True)  # a summary over a damaged table is not final
+    needed = [n for n in TABLE_FILES if not (n == "holds.parquet" and holds_from is not None)]
+    return all((directory / name).exists() for name in needed)
+
+
+def _check_holds_source(source: Path, config: GameConfig, objective: Objective) -> None:
+    """Refuse a ``holds_from`` directory whose stage A was made for another configuration or bonus bet."""
+    try:
+        found = read_metadata(source / "holds.parquet")
+    except (OSError, ValueError, InputError) as error:
+        raise InputError(f"no stage A to read in {source}: {error}") from None
+    wanted = describe(config, Objective(objective.bonus))
+    differing = sorted(k for k in ("format", "version", "fingerprint", "bonus") if found.get(k) != wanted[k])
+    if differing:
+        raise InputError(f"the holds table in {source} was made for another solve: {', '.join(differing)} differ")
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str, quiet: bool) -> Iterator[None]:
+    """Time a stage of this run (a resumed run times only what it does), and say so on standard error."""
+    start = time.monotonic()
+    yield
+    timings[stage] = time.monotonic() - start
+    if not quiet:
+        print(f"{STAGE_NAMES.get(stage, stage)}: {timings[stage]:.1f} s", file=sys.stderr)
+
+
+def _finish(solve: _Solve, deals: list[DealChoice], counts: Counter, bonus_net: Counter, draws: pa.Table,
+            declined: int, seconds: float, timings: dict[str, float]) -> Summary:
+    """Write the deal and draw tables, then the outcomes and the summary (the summary last: its presence
+    marks a finished solve)."""
+    config, objective, directory = solve.config, solve.objective, solve.directory
+    geometry = config.geometry
+    metadata = file_metadata(config, objective)
+    write_table(directory / "deals.parquet", _deal_table(deals, config), metadata)
+    write_table(directory / "draws.parquet", sort_by_key(draws, "key", "double_down"), metadata)
+    size = geometry.size
+    ev_sum = 0.0
+    for deal in deals:  # class order: any chunking
+        ev_sum += deal.weight * sum(deal.options[i].ev for i in deal.chosen) / len(deal.chosen)
+    declined_deals = sum(d.weight for d in deals if d.level and d.options[d.chosen[0]].action != "claim")
+    fields = {
+        "tian_hu_declined": Fraction(declined_deals, comb(size, 6)),
+        "di_hu_declined": Fraction(declined, comb(size, 6) * comb(size - 6, 2) * objective.mix_unit),
+    }
+    summary = summarise(config, objective, counts, bonus_net, ev_sum, len(deals), draws.num_rows, seconds,
+                        directory=str(directory), **fields)
+    write_summary(directory, summary, metadata, {"stage_seconds": timings})
+    return summary
+
+
+def _drop_chunks(directory: Path) -> None:
+    """Remove the chunk files and working arrays of a finished solve."""
+    chunks = directory / "chunks"
+    if chunks.exists():
+        for path in chunks.iterdir():
+            path.unlink()
+        chunks.rmdir()
+
+
+class _backend:
+    """joblib's parallel configuration, with a Dask client connected for the ``dask`` backend."""
+
+    def __init__(self, backend: str, scheduler: str | None, n_jobs: int) -> None:
+        self.backend, self.scheduler, self.n_jobs = backend, scheduler, n_jobs
+        self.client = None
+        self.config = None
+
+    def __enter__(self) -> None:
+        mark_parent()
+        if self.backend == "dask":
+            try:
+                from distributed import Client
+            except ImportError:
+                raise InputError("--backend dask needs Dask: pip install 'mahjong-poker[dask]'") from None
+            self.client = Client(self.scheduler) if self.scheduler else Client(processes=False)
+        # loky's workers are kept through the whole solve: they would otherwise time out while the parent
+        # merges a stage (minutes on the real deck), and each fresh one maps the arrays and tables again
+        # (and arguments are small: no memory-mapped copies in /dev/shm to leave behind when killed)
+        params = {"idle_worker_timeout": 3600, "max_nbytes": None} if self.backend == "loky" else {}
+        self.config = parallel_config(backend=self.backend, n_jobs=self.n_jobs, **params)
+        self.config.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.config is not None
+        self.config.__exit__(*exc)
+        if self.client is not None:
+            self.client.close()

@@ -1,0 +1,243 @@
+"""Stages B, C and D of the solve, and the forward count of who reaches what: compiled loops over tables.
+
+Each stage reads the one after it through canonical keys (:mod:`solver.game.symmetry_kernels`) and
+binary search in that stage's sorted keys:
+
+* **B, the draw** (six cards after the first draw, two dead): the best of
+  each fa-hu bet with each four-card hold, read from stage A (the hold and
+  its four dead cards); claiming a di-hu and folding are added per DD;
+* **C, the first hold** (four cards kept, two thrown): the mean over every
+  two-card draw (jokers included, a joker drawn staying in hand) of stage
+  B's value, for each DD;
+* **D, the deal**: claiming the tian-hu, or each DD with each discard,
+  read from stage C.
+
+Options are listed in the evaluator's canonical order (:mod:`solver.evaluator.draw`,
+:mod:`solver.evaluator.deal`): ties within 1e-12 go to less money at risk, then to
+the first listed, so the tables' strategy is the evaluator's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.game.hu import _hu_level
+from solver.game.options import TIE_TOLERANCE
+from solver.game.symmetry_kernels import _canonical_key
+from solver.runtime.jit import kernel
+
+
+@kernel(inline="always")
+def _row_of(keys, key):
+    """Row of ``key`` in the sorted ``keys``, or -1."""
+    i = np.searchsorted(keys, key)
+    return i if i < keys.shape[0] and keys[i] == key else -1
+
+
+@kernel(inline="always")
+def _sub_holds(hand, n_types, holds, discards):
+    """The distinct four-card holds of a sorted six-card ``hand``, in lexicographic order, each with the
+    two cards it throws; returns how many (at most 15)."""
+    codes = np.empty(15, np.int64)
+    n = 0
+    for i in range(6):
+        for j in range(i + 1, 6):
+            code = 0
+            for c in range(6):
+                if c != i and c != j:
+                    code = code * n_types + hand[c]
+            seen = False
+            for k in range(n):
+                if codes[k] == code:
+                    seen = True
+            if not seen:
+                codes[n] = code
+                n += 1
+    codes[:n].sort()
+    for k in range(n):
+        code = codes[k]
+        for c in range(3, -1, -1):
+            holds[k, c] = code % n_types
+            code //= n_types
+        # the thrown cards: hand minus hold, as multisets (both sorted)
+        a = 0
+        t = 0
+        for c in range(6):
+            if a < 4 and holds[k, a] == hand[c]:
+                a += 1
+            else:
+                discards[k, t] = hand[c]
+                t += 1
+    return n
+
+
+@kernel(nogil=True)
+def _draw_stage(hands, deads, a_keys, a_values, columns, suits, ranks, base, out_level, out_play_on, out_best,
+                out_holds):
+    """Stage B for each post-draw state (``hands[i]``: six sorted cards, ``deads[i]``: two).
+
+    ``out_play_on[i]``: the best value of betting (F with a hold; T and F counted, DD not), read from
+    stage A's ``a_values[:, columns[b]]`` for each bet b; ``out_best[i]``: the first bet option (in the
+    order bet, then hold) within the tie tolerance of it; ``out_holds[i]``: how many distinct holds;
+    ``out_level[i]``: the hand's hu level (a di-hu to claim)."""
+    n_types = suits * ranks + 1
+    holds = np.empty((15, 4), np.int64)
+    thrown = np.empty((15, 2), np.int64)
+    first = np.zeros(n_types, np.int64)
+    second = np.zeros(n_types, np.int64)
+    image = np.empty(n_types, np.int64)
+    scratch = np.empty(n_types, np.int64)
+    values = np.empty((columns.shape[0], 15))
+    for i in range(hands.shape[0]):
+        n_holds = _sub_holds(hands[i], n_types, holds, thrown)
+        first[:] = 0
+        for c in range(6):
+            first[hands[i, c]] += 1
+        out_level[i] = _hu_level(first, suits, ranks)
+        for h in range(n_holds):
+            first[:] = 0
+            second[:] = 0
+            for c in range(4):
+                first[holds[h, c]] += 1
+            for c in range(2):
+                second[thrown[h, c]] += 1
+                second[deads[i, c]] += 1
+            row = _row_of(a_keys, _canonical_key(first, second, suits, ranks, base, image, scratch))
+            for b in range(columns.shape[0]):
+                values[b, h] = a_values[row, columns[b]] if row >= 0 else np.nan
+        top = -np.inf
+        for b in range(columns.shape[0]):
+            for h in range(n_holds):
+                top = max(top, values[b, h])
+        best = -1
+        for b in range(columns.shape[0]):
+            for h in range(n_holds):
+                if best < 0 and values[b, h] >= top - TIE_TOLERANCE:
+                    best = b * n_holds + h
+        out_play_on[i] = top
+        out_best[i] = best
+        out_holds[i] = n_holds
+
+
+@kernel(inline="always")
+def _draw_value(level, play_on, double_down, di_hu, di_hu_flush):
+    """A post-draw state's value with DD placed: claim the di-hu, fold, or bet (``play_on``, DD not counted)."""
+    value = max(-1.0, play_on) - double_down
+    if level > 0:
+        value = max(value, (1.0 + double_down) * (di_hu_flush if level == 2 else di_hu))
+    return value
+
+
+@kernel(nogil=True)
+def _first_stage(holds, deads, full, b_keys, b_level, b_play_on, suits, ranks, base, double_down, di_hu,
+                 di_hu_flush, out):
+    """Stage C for each first hold (``holds[i]``: four cards, ``deads[i]``: the two thrown): the mean over
+    every two-card draw of the post-draw state's value, ``out[i, 0]`` without double-down and
+    ``out[i, 1]`` with it."""
+    n_types = full.shape[0]
+    first = np.zeros(n_types, np.int64)
+    second = np.zeros(n_types, np.int64)
+    unseen = np.empty(n_types, np.int64)
+    image = np.empty(n_types, np.int64)
+    scratch = np.empty(n_types, np.int64)
+    for i in range(holds.shape[0]):
+        first[:] = 0
+        second[:] = 0
+        for c in range(4):
+            first[holds[i, c]] += 1
+        for c in range(2):
+            second[deads[i, c]] += 1
+        n_unseen = 0
+        for t in range(n_types):
+            unseen[t] = full[t] - first[t] - second[t]
+            n_unseen += unseen[t]
+        total0 = 0.0
+        total1 = 0.0
+        for t1 in range(n_types):
+            if unseen[t1] == 0:
+                continue
+            first[t1] += 1
+            for t2 in range(t1, n_types):
+                weight = unseen[t1] * (unseen[t1] - 1) // 2 if t2 == t1 else unseen[t1] * unseen[t2]
+                if weight == 0:
+                    continue
+                first[t2] += 1
+                row = _row_of(b_keys, _canonical_key(first, second, suits, ranks, base, image, scratch))
+                first[t2] -= 1
+                level = b_level[row] if row >= 0 else 0
+                play_on = b_play_on[row] if row >= 0 else np.nan
+                total0 += weight * _draw_value(level, play_on, 0.0, di_hu, di_hu_flush)
+                total1 += weight * _draw_value(level, play_on, double_down, di_hu, di_hu_flush)
+            first[t1] -= 1
+        draws = n_unseen * (n_unseen - 1) / 2.0
+        out[i, 0] = total0 / draws
+        out[i, 1] = total1 / draws
+
+
+@kernel(nogil=True)
+def _draw_keys(kept, thrown, full, suits, ranks, base, keys, paths):
+    """Every two-card draw to a first hold ``kept`` (four cards; ``thrown``: two): the canonical key of
+    the post-draw state it makes and its number of physical draws; returns how many draws."""
+    n_types = full.shape[0]
+    first = np.zeros(n_types, np.int64)
+    second = np.zeros(n_types, np.int64)
+    image = np.empty(n_types, np.int64)
+    scratch = np.empty(n_types, np.int64)
+    unseen = np.empty(n_types, np.int64)
+    for c in range(4):
+        first[kept[c]] += 1
+    for c in range(2):
+        second[thrown[c]] += 1
+    n = 0
+    for t in range(n_types):
+        unseen[t] = full[t] - first[t] - second[t]
+    for t1 in range(n_types):
+        if unseen[t1] == 0:
+            continue
+        first[t1] += 1
+        for t2 in range(t1, n_types):
+            weight = unseen[t1] * (unseen[t1] - 1) // 2 if t2 == t1 else unseen[t1] * unseen[t2]
+            if weight == 0:
+                continue
+            first[t2] += 1
+            keys[n] = _canonical_key(first, second, suits, ranks, base, image, scratch)
+            paths[n] = weight
+            first[t2] -= 1
+            n += 1
+        first[t1] -= 1
+    return n
+
+
+@kernel(nogil=True)
+def _hold_keys(hands, deads, choice, suits, ranks, base, out):
+    """For post-draw states (``hands``, ``deads``) and the hold index ``choice[i]`` each plays (in the
+    lexicographic order of its distinct holds), the canonical key of (hold, the four dead cards)."""
+    n_types = suits * ranks + 1
+    holds = np.empty((15, 4), np.int64)
+    thrown = np.empty((15, 2), np.int64)
+    first = np.zeros(n_types, np.int64)
+    second = np.zeros(n_types, np.int64)
+    image = np.empty(n_types, np.int64)
+    scratch = np.empty(n_types, np.int64)
+    for i in range(hands.shape[0]):
+        _sub_holds(hands[i], n_types, holds, thrown)
+        h = choice[i]
+        first[:] = 0
+        second[:] = 0
+        for c in range(4):
+            first[holds[h, c]] += 1
+        for c in range(2):
+            second[thrown[h, c]] += 1
+            second[deads[i, c]] += 1
+        out[i] = _canonical_key(first, second, suits, ranks, base, image, scratch)
+
+
+@kernel(nogil=True)
+def _thrown_by(hands, choice, n_types, out):
+    """The two cards each post-draw hand throws to keep its ``choice[i]``-th distinct hold."""
+    holds = np.empty((15, 4), np.int64)
+    thrown = np.empty((15, 2), np.int64)
+    for i in range(hands.shape[0]):
+        _sub_holds(hands[i], n_types, holds, thrown)
+        out[i, 0] = thrown[choice[i], 0]
+        out[i, 1] = thrown[choice[i], 1]

@@ -1,0 +1,262 @@
+"""Strategy tables on disk: parquet files with their configuration in the metadata.
+
+A table directory holds the output of one solve (one configuration, one
+objective, one code version):
+
+    manifest.json      what the directory was made for (checked before any reuse)
+    chunks/            while solving: one file per finished chunk of a stage, and the merged arrays
+    holds.parquet      stage A: every (hold, four dead cards) class, the value of each fa-hu bet
+    firsts.parquet     stage C: every (first hold, two thrown) class, its value without and with DD
+    deals.parquet      every deal class: canonical hand, weight, every option's EV, the best
+    draws.parquet      every post-draw state the strategy reaches: its reach and the option played
+    outcomes.parquet   the return table: every final outcome, exact counts and probabilities
+    summary.parquet    one row: EV, house edge, element of risk, standard deviation, decision rates
+
+Every file is written to a temporary name and renamed, so a killed process
+never leaves a half-written table. The schema is documented in
+``strategy_tables/README.md``; tables sort by an integer ``key`` (the
+canonical cards in base ``n_types``) and are cut into row groups, so a
+lookup reads one row group, not the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from bisect import bisect_left
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from solver import __version__
+from solver.errors import InputError
+from solver.game.cards import DeckGeometry, parse_cards
+from solver.game.config import GameConfig
+from solver.game.options import Option
+from solver.staged.objective import Objective
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+#: Bump when the tables' layout or meaning changes, or when a code change can change any number in
+#: them: tables and chunks of another format are never reused.
+FORMAT = 3
+METADATA_KEY = b"mahjong_poker"
+ROW_GROUP_SIZE = 4096
+
+
+def describe(config: GameConfig, objective: Objective) -> dict[str, Any]:
+    """What a table directory is made for; two directories are interchangeable iff these match."""
+    return {"format": FORMAT, "version": __version__, "fingerprint": config.fingerprint(), **objective.describe()}
+
+
+def default_directory(config: GameConfig, objective: Objective) -> Path:
+    """``strategy_tables/<fingerprint>``, with ``-bonus<B>`` or ``-<restriction>`` for other objectives."""
+    return Path("strategy_tables") / (config.fingerprint() + objective.suffix())
+
+
+LOCK = ".lock"
+"""The file a solve holds locked in its table directory (``flock``: the kernel drops it when the
+process ends, however it ends)."""
+
+
+def usable_directory(directory: Path, option: str = "--out") -> Path:
+    """``directory``, made if missing; refuses a path that is a file or cannot be made or written."""
+    if directory.exists() and not directory.is_dir():
+        raise InputError(f"{option} {directory} is a file, not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"{option} {directory}: cannot make the directory ({error.strerror})") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise InputError(f"{option} {directory}: the directory is not writable")
+    return directory
+
+
+@contextmanager
+def solve_lock(directory: Path) -> Iterator[None]:
+    """Hold ``directory``'s lock while solving into it; refuse at once when another process holds it."""
+    import fcntl
+
+    handle = open(directory / LOCK, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        raise InputError(f"{directory} is being solved by another process" + (f" (pid {holder})" if holder else "")
+                         + ": wait for it to finish, or use another --out") from None
+    try:
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
+def prepare_directory(directory: Path, config: GameConfig, objective: Objective, extra: dict[str, Any],
+                      force: bool) -> None:
+    """Make ``directory`` ready for a solve (its manifest, and ``chunks/``), or check that an existing
+    one was made for the same solve.
+
+    A directory made for another configuration, objective or code version
+    is refused (``InputError`` naming the difference), or with ``force``
+    moved aside to ``<directory>.replaced-<time>``.
+    """
+    manifest = directory / "manifest.json"
+    wanted = {**describe(config, objective), **extra}
+    if directory.exists() and any(p.name != LOCK for p in directory.iterdir()):
+        problem = None
+        try:
+            found = json.loads(manifest.read_text())
+            differing = sorted(k for k in wanted if found.get(k) != wanted[k])
+            if differing:
+                problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
+        except (OSError, ValueError):
+            problem = "it has no readable manifest.json"
+        if problem is None:
+            (directory / "chunks").mkdir(exist_ok=True)
+            return
+        if not force:
+            raise InputError(f"table directory {directory} was made for another solve: {problem}; "
+                             "use another --out, or --force to move it aside")
+        shutil.move(str(directory), f"{directory}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
+    (directory / "chunks").mkdir(parents=True, exist_ok=True)
+    write_json(manifest, {**wanted, "config": config.to_toml()})
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write a JSON file atomically."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
+    os.replace(tmp, path)
+
+
+def file_metadata(config: GameConfig, objective: Objective,
+                  extra: dict[str, Any] | None = None) -> dict[bytes, bytes]:
+    """Parquet file metadata: the configuration (TOML), its fingerprint, code version, date, objective."""
+    data = {**describe(config, objective), "config": config.to_toml(),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **(extra or {})}
+    return {METADATA_KEY: json.dumps(data, sort_keys=True).encode()}
+
+
+def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> None:
+    """Write a parquet file atomically (temporary file, then rename)."""
+    import pyarrow.parquet as pq  # here and below, not at the top: a query reads the index (table_index)
+
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(table, tmp, row_group_size=ROW_GROUP_SIZE, compression="zstd")
+    os.replace(tmp, path)
+
+
+def read_metadata(path: Path) -> dict[str, Any]:
+    """The ``mahjong_poker`` metadata of a parquet file written here (``InputError`` when the file is
+    missing, damaged or not one of ours)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not path.exists():
+        raise InputError(f"{path} is missing: run mahjong-poker solve --out {path.parent} to make it")
+    try:
+        raw = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowException, ValueError) as error:
+        raise damaged(path, error) from None
+    if METADATA_KEY not in raw:
+        raise InputError(f"{path} is not a mahjong-poker table")
+    return json.loads(raw[METADATA_KEY])
+
+
+TABLE_FILES = ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "firsts.parquet",
+               "holds.parquet")
+"""A finished solve's tables (``holds`` and ``draws`` are absent from the committed real-deck tables)."""
+
+
+def damaged(path: Path, error: Exception) -> InputError:
+    """The error a reader gives for a table file it cannot read."""
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return InputError(f"{path} cannot be read ({reason}): the file is damaged; delete it and run "
+                      f"mahjong-poker solve --out {path.parent} to make it again")
+
+
+def read_table(path: Path, columns: list[str] | None = None) -> pa.Table:
+    """A table file of a solve, or ``InputError`` naming it when it is missing or damaged."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not path.exists():
+        raise InputError(f"{path} is missing: run mahjong-poker solve --out {path.parent} to make it")
+    try:
+        return pq.read_table(path, columns=columns)
+    except (OSError, pa.ArrowException, ValueError) as error:
+        raise damaged(path, error) from None
+
+
+def check_tables(directory: Path, config: GameConfig, objective: Objective,
+                 metadata: dict[str, Any] | None = None) -> None:
+    """Refuse tables that are missing, unfinished, damaged or made for another configuration or objective.
+
+    Every table file present must have a readable footer with this solve's metadata (a file cut short
+    or overwritten fails here). ``metadata`` is the summary file's, when already at hand (a query
+    reads its index's copy, and checks no other file).
+    """
+    summary = directory / "summary.parquet"
+    if not directory.is_dir():
+        raise InputError(f"no table directory {directory}: run mahjong-poker solve --out {directory} to make one")
+    if not summary.exists():
+        raise InputError(f"no finished solve in {directory} (no summary.parquet): "
+                         f"run mahjong-poker solve --out {directory}")
+    wanted = describe(config, objective)
+    files = [summary] if metadata is not None else [directory / n for n in TABLE_FILES if (directory / n).exists()]
+    for path in files:
+        found = metadata if metadata is not None else read_metadata(path)  # InputError when damaged
+        differing = sorted(k for k in wanted if found.get(k) != wanted[k])
+        if differing:
+            problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
+            raise InputError(f"tables in {directory} were made for another solve: {problem}")
+
+
+def lookup(path: Path, key: int, extra: list[tuple[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The first row of a table with this ``key`` (and equal ``extra`` column values), or None.
+
+    Only the row groups whose ``key`` statistics can hold the key are read,
+    and with the plain parquet reader: the dataset and compute modules are
+    slow to import, and a query should not pay for them.
+    """
+    import pyarrow.parquet as pq
+
+    handle = pq.ParquetFile(path)
+    column = handle.schema_arrow.get_field_index("key")
+    wanted = dict(extra or [])
+    for group in range(handle.num_row_groups):
+        stats = handle.metadata.row_group(group).column(column).statistics
+        if stats is not None and stats.has_min_max and not stats.min <= key <= stats.max:
+            continue
+        rows = handle.read_row_group(group)
+        keys = rows.column("key").to_pylist()
+        columns = {name: rows.column(name).to_pylist() for name in wanted}
+        for i in range(bisect_left(keys, key), len(keys)):
+            if keys[i] != key:
+                break
+            if all(columns[name][i] == value for name, value in wanted.items()):
+                return rows.slice(i, 1).to_pylist()[0]
+    return None
+
+
+def options_from_row(row: dict[str, Any], geometry: DeckGeometry) -> list[Option]:
+    """The options stored in a deal or draw table row."""
+    return [Option(a, parse_cards(d, geometry) if d else (), b, e, r)
+            for a, d, b, e, r in zip(row["actions"], row["discards"], row["bets"], row["evs"], row["risks"])]
+
+
+def sort_by_key(table: pa.Table, *columns: str) -> pa.Table:
+    """Rows in increasing order of ``columns`` (the lookup order)."""
+    import pyarrow.compute as pc  # slow to import, and a lookup does not need it
+
+    return table.take(pc.sort_indices(table, sort_keys=[(c, "ascending") for c in columns]))
