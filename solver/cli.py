@@ -396,7 +396,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
     whole chart exactly, with a solve that follows it.
     """
     from solver.products.chart import build_chart, chart_markdown
-    from solver.render.report import parse_formats, write_report
+    from solver.products.report import parse_formats, write_report
     from solver.staged.objective import Objective
     from solver.tables.files import default_directory, usable_directory
 
@@ -441,7 +441,8 @@ def cmd_cache(args: argparse.Namespace) -> None:
     those too. Kernels are looked for where numba keeps them
     ($NUMBA_CACHE_DIR, else the folder's numba/).
     """
-    from solver.runtime.diskcache import cache_dir, cache_entries, remove_entries
+    from solver.products.cache import cache_entries, remove_entries
+    from solver.runtime.diskcache import cache_dir
 
     entries = cache_entries()
     doomed = entries if args.clear else [e for e in entries if not e.current] if args.prune else []

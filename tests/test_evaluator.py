@@ -154,7 +154,7 @@ def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
 def test_hold_kernel_counts_outcomes_like_a_naive_enumeration(config: GameConfig, bonus: float) -> None:
     """The hold kernel's tracked outcome counts (used by the solve's forward pass) against every
     community multiset with its ting decision recomputed naively, for random holds and stubs."""
-    from solver.game.outcomes import hold_outcomes
+    from solver.evaluator.hold import hold_outcomes
     from tests.reference import naive_hold_outcomes
 
     rng = np.random.default_rng(8)

@@ -13,10 +13,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from solver.evaluator.hold import fa_values
+from solver.evaluator.hold import fa_values, hold_outcomes
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
-from solver.game.outcomes import Outcome, hold_outcomes
+from solver.game.outcomes import Outcome
 from solver.staged.classes import extensions
 from solver.staged.holds import TingConstants, hold_columns, walk
 

@@ -63,6 +63,7 @@ from solver.game.hu import (
     suit_table,
 )
 from solver.game.options import TIE_TOLERANCE
+from solver.game.outcomes import Outcome
 from solver.runtime.jit import kernel
 
 
@@ -748,3 +749,26 @@ def suit_profiles_max(geometry: DeckGeometry) -> int:
     """How many distinct suit parts (at most four cards of one suit) a four-card community can have."""
     cap = min(geometry.copies, 4)
     return sum(len(sorted_multisets(geometry.ranks, cap, k)) for k in range(1, 5)) + 1
+
+
+def hold_outcomes(hold_counts: np.ndarray, unseen_suited: np.ndarray, fa_bet: float, double_down: float,
+                  config: GameConfig, bonus_bet: float = 0.0) -> tuple[dict[Outcome, int], float]:
+    """Outcome counts (per C(left, 4) * C(left - 4, 2) community sequences) of betting F on a hold
+    and playing the ting decision optimally (docs/rules.md, "Information and optimal play", ties to less money at risk).
+
+    The hold kernel counts them while it values the hold (:func:`solver.evaluator.hold.fa_values` with
+    ``track``). Returns the counts of every outcome reached and the summed bonus net of the
+    paths that settle the bonus.
+    """
+    tracked = np.zeros(track_size(len(config.ting_hu_multiples)))
+    fa_values(hold_counts, unseen_suited, config, bonus_bet, track=config.fa_hu_bets.index(fa_bet), tracked=tracked)
+    names = [Outcome("fa_hu", double_down, fa_bet), Outcome("fa_hu_flush", double_down, fa_bet),
+             Outcome("fold_ting", double_down, fa_bet)]
+    for m in config.ting_hu_multiples:
+        names += [Outcome(k, double_down, fa_bet, m * fa_bet) for k in ("ting_hu", "ting_hu_flush", "ting_lose")]
+    counts: dict[Outcome, int] = {}
+    for name, n in zip(names, tracked[:-1]):
+        assert n == round(n) and n < 2.0**53, "outcome counts are exact integers"
+        if n:
+            counts[name] = int(n)
+    return counts, float(tracked[-1])

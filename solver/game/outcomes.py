@@ -22,9 +22,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-import numpy as np
-
-from solver.evaluator.hold import fa_values, track_size
 from solver.game.cards import DeckGeometry
 from solver.game.config import GameConfig
 
@@ -96,26 +93,3 @@ def slot_scale(geometry: DeckGeometry, slot: int) -> tuple[int, int]:
     or before the last two cards, is multiplied by to share its slot's denominator."""
     suited_left = geometry.n_suited * geometry.copies - (8 - slot)
     return comb(suited_left, 4), comb(suited_left - 4, 2)
-
-
-def hold_outcomes(hold_counts: np.ndarray, unseen_suited: np.ndarray, fa_bet: float, double_down: float,
-                  config: GameConfig, bonus_bet: float = 0.0) -> tuple[dict[Outcome, int], float]:
-    """Outcome counts (per C(left, 4) * C(left - 4, 2) community sequences) of betting F on a hold
-    and playing the ting decision optimally (docs/rules.md, "Information and optimal play", ties to less money at risk).
-
-    The hold kernel counts them while it values the hold (:func:`solver.evaluator.hold.fa_values` with
-    ``track``). Returns the counts of every outcome reached and the summed bonus net of the
-    paths that settle the bonus.
-    """
-    tracked = np.zeros(track_size(len(config.ting_hu_multiples)))
-    fa_values(hold_counts, unseen_suited, config, bonus_bet, track=config.fa_hu_bets.index(fa_bet), tracked=tracked)
-    names = [Outcome("fa_hu", double_down, fa_bet), Outcome("fa_hu_flush", double_down, fa_bet),
-             Outcome("fold_ting", double_down, fa_bet)]
-    for m in config.ting_hu_multiples:
-        names += [Outcome(k, double_down, fa_bet, m * fa_bet) for k in ("ting_hu", "ting_hu_flush", "ting_lose")]
-    counts: dict[Outcome, int] = {}
-    for name, n in zip(names, tracked[:-1]):
-        assert n == round(n) and n < 2.0**53, "outcome counts are exact integers"
-        if n:
-            counts[name] = int(n)
-    return counts, float(tracked[-1])

@@ -11,7 +11,8 @@ variation are solved with the same machinery and kept apart in the tables:
   ``no-double-down``       never double down;
   ``always-claim-tian-hu`` claim every tian-hu offered;
   ``minimum-bets``         raise only the smallest F and G (folding stays open);
-  ``chart``                follow a learnable chart (:class:`solver.products.patterns.ChartRules`)
+  ``chart``                follow a learnable chart: a :class:`Policy` handed in (the chart's
+                           :class:`solver.products.patterns.ChartRules`)
                            at the deal and the draw, optimal at the ting decision.
 
 A chart plays a *mixed* strategy: where several discards keep the pattern
@@ -28,13 +29,12 @@ import hashlib
 import json
 from dataclasses import dataclass, replace
 from math import lcm
-from typing import Any
+from typing import Any, Protocol
 
 from solver.errors import InputError
 from solver.game.cards import DeckGeometry
 from solver.game.config import GameConfig
 from solver.game.options import Option, best_index
-from solver.products.patterns import ChartRules
 
 RESTRICTIONS = {
     "optimal": "optimal play",
@@ -43,6 +43,33 @@ RESTRICTIONS = {
     "minimum-bets": "raise only the smallest F and G, otherwise optimal",
 }
 """The restrictions a solve can be asked for by name (``solve --restriction``, ``edge --compare``)."""
+class Policy(Protocol):
+    """A strategy for the deal and the draw that a solve can follow (a learnable chart is one)."""
+
+    def choices(self, stage: str, options: list[Option], hand: tuple[int, ...], geometry: DeckGeometry,
+                dead: tuple[int, ...] = ()) -> list[int]:
+        """The options played at ``stage`` (each equally likely); empty where the policy is silent."""
+        ...
+
+    def to_json(self) -> Any:
+        """The policy as JSON, recorded in the tables it makes."""
+        ...
+
+
+@dataclass(frozen=True)
+class RecordedPolicy:
+    """A policy as a table's metadata records it: its description, to compare with (it does not play)."""
+
+    data: Any
+
+    def choices(self, stage: str, options: list[Option], hand: tuple[int, ...], geometry: DeckGeometry,
+                dead: tuple[int, ...] = ()) -> list[int]:
+        raise InputError("a policy read back from a table's metadata describes a strategy, it cannot play one")
+
+    def to_json(self) -> Any:
+        return self.data
+
+
 CHART = "chart"
 """The restriction of a learnable chart, which needs the chart's rules (``chart --exact``)."""
 
@@ -56,7 +83,7 @@ class Objective:
 
     bonus: float = 0.0
     restriction: str = "optimal"
-    chart: ChartRules | None = None
+    chart: Policy | None = None
     """The rules followed with the ``chart`` restriction (and only then)."""
 
     def __post_init__(self) -> None:
@@ -78,7 +105,7 @@ class Objective:
     def from_description(cls, data: dict[str, Any]) -> Objective:
         chart = data.get("chart")
         return cls(data["bonus"], data.get("restriction", "optimal"),
-                   ChartRules.from_json(chart) if chart is not None else None)
+                   RecordedPolicy(chart) if chart is not None else None)
 
     def suffix(self) -> str:
         """Tail of the default table directory name: ``-bonus5.0``, ``-no-double-down``,

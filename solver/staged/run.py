@@ -52,7 +52,6 @@ from solver.game.hu import hu_level
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_base
-from solver.products.patterns import ChartRules
 from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 from solver.staged.classes import extensions, group_classes
 from solver.staged.forward import (
@@ -67,7 +66,7 @@ from solver.staged.forward import (
     sum_exact,
 )
 from solver.staged.holds import TRACK_COLUMNS, TingConstants, hold_columns, walk
-from solver.staged.objective import Objective
+from solver.staged.objective import Objective, Policy
 from solver.staged.stages import _draw_stage, _first_stage
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
 from solver.tables.files import (
@@ -538,7 +537,7 @@ def _card_names(geometry) -> Callable[[np.ndarray], list[str]]:
 
 
 def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
-          restriction: str = "optimal", chart: ChartRules | None = None, n_jobs: int = -1,
+          restriction: str = "optimal", chart: Policy | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
           holds_from: Path | str | None = None) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).

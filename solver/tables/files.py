@@ -36,10 +36,11 @@ from solver.errors import InputError
 from solver.game.cards import DeckGeometry, parse_cards
 from solver.game.config import GameConfig
 from solver.game.options import Option
-from solver.staged.objective import Objective
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from solver.staged.objective import Objective
 
 #: Bump when the tables' layout or meaning changes, or when a code change can change any number in
 #: them: tables and chunks of another format are never reused.

@@ -39,7 +39,7 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
     inlined as SVG, par sheet) that opens offline. ``exact`` prices the
     whole chart exactly (:func:`solver.products.chart.chart_exact`).
     """
-    from solver.render.plots import save_figures  # matplotlib is slow to import; only pictures need it
+    from solver.products.plots import save_figures  # matplotlib is slow to import; only pictures need it
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
