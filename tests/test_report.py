@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -51,7 +52,10 @@ def test_page_renders_in_a_headless_browser(report: Path, tmp_path: Path) -> Non
     """Chromium loads the page offline; its script builds the contents from the sections, so the
     dumped DOM has them only if the page really rendered and ran."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert browser, "Chromium is needed for this test: run scripts/ensure-chromium (README)"
+    if not browser:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is needed for this test in CI: .ci/run installs it (scripts/ensure-chromium)")
+        pytest.skip("no Chromium here: scripts/ensure-chromium installs it (CI always runs this test)")
     result = subprocess.run(
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from solver.errors import InputError
@@ -11,6 +10,7 @@ from solver.game.config import GameConfig
 from solver.products.chart import Chart, build_chart, chart_document
 from solver.products.edge import par_sheet, par_sheet_document
 from solver.render.document import Block, Heading, Paragraph, to_html, to_markdown
+from solver.runtime.files import written_atomically
 
 FORMATS = ("png", "svg", "html", "md")
 
@@ -25,9 +25,8 @@ def parse_formats(text: str) -> tuple[str, ...]:
 
 
 def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    with written_atomically(path) as tmp:
+        tmp.write_text(text)
 
 
 def write_report(config: GameConfig, tables: Path | str, out: Path | str, formats: tuple[str, ...] = FORMATS,

@@ -16,12 +16,12 @@ of the code can no longer read (:mod:`solver.products.cache`).
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver import __version__
+from solver.runtime.files import written_atomically
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,9 +53,8 @@ def cached_arrays(
     arrays = build()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".tmp", delete=False) as handle:
+        with written_atomically(path, unique=True) as tmp, open(tmp, "wb") as handle:
             np.savez(handle, **arrays)
-        os.replace(handle.name, path)
     except OSError:
         pass
     return arrays

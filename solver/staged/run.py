@@ -27,7 +27,6 @@ solve can take stage A from the main solve's directory (``holds_from``).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections import Counter
@@ -52,6 +51,7 @@ from solver.game.hu import hu_level
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_base
+from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 from solver.staged.classes import extensions, group_classes
 from solver.staged.forward import (
@@ -179,10 +179,8 @@ def _save_arrays(directory: Path, name: str, arrays: dict[str, np.ndarray]) -> N
     """Save a stage's merged arrays as ``.npy`` files in ``chunks/`` (each atomically) for the next stage."""
     for key, array in arrays.items():
         path = directory / "chunks" / f"{name}-{key}.npy"
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as handle:
+        with written_atomically(path) as tmp, open(tmp, "wb") as handle:
             np.save(handle, np.ascontiguousarray(array))
-        os.replace(tmp, path)
 
 
 _MAPPED: dict[tuple[str, ...], dict[str, np.ndarray]] = {}

@@ -39,6 +39,17 @@ class OutcomeRow:
         """Probability times net result: this row's part of the EV."""
         return float(self.probability) * self.net
 
+    def to_json(self, full: bool = False) -> dict[str, Any]:
+        """The row as plain JSON values (the exact count as a string: it outgrows 64 bits); ``full`` adds
+        the bets placed and the total bet, as the return table's file holds them."""
+        o = self.outcome
+        data: dict[str, Any] = {"outcome": o.label(), "net": self.net, "combinations": str(self.combinations),
+                                "probability": float(self.probability), "return": self.contribution}
+        if full:
+            data.update(kind=o.kind, double_down=o.double_down, fa_bet=o.fa_bet, ting_bet=o.ting_bet,
+                        total_bet=o.total_bet())
+        return data
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -136,8 +147,7 @@ class Summary:
             "bonus_bet": self.bonus_bet, "restriction": self.restriction, "bonus_settled": float(self.bonus_settled),
             "bonus_net_per_bet_placed": self.bonus_net_settled, "seconds": self.seconds,
             "decisions": self.decisions(),
-            "outcomes": [{"outcome": r.outcome.label(), "net": r.net, "combinations": str(r.combinations),
-                          "probability": float(r.probability), "return": r.contribution} for r in self.outcomes],
+            "outcomes": [r.to_json() for r in self.outcomes],
         }
 
 
@@ -178,14 +188,14 @@ def _order(outcome: Outcome) -> tuple:
     return (KINDS.index(outcome.kind), outcome.double_down, outcome.fa_bet, outcome.ting_bet)
 
 
+OUTCOME_COLUMNS = ("outcome", "kind", "double_down", "fa_bet", "ting_bet", "net", "total_bet", "combinations",
+                   "probability", "return")
+
+
 def outcome_table(summary: Summary) -> pa.Table:
-    return pa.Table.from_pylist([
-        {"outcome": r.outcome.label(), "kind": r.outcome.kind, "double_down": r.outcome.double_down,
-         "fa_bet": r.outcome.fa_bet, "ting_bet": r.outcome.ting_bet, "net": r.net,
-         "total_bet": r.outcome.total_bet(), "combinations": str(r.combinations),
-         "probability": float(r.probability), "return": r.contribution}
-        for r in summary.outcomes
-    ])
+    """The return table as ``outcomes.parquet`` holds it (schema: strategy_tables/README.md)."""
+    rows = [r.to_json(full=True) for r in summary.outcomes]
+    return pa.Table.from_pylist([{name: row[name] for name in OUTCOME_COLUMNS} for row in rows])
 
 
 

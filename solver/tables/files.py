@@ -36,6 +36,7 @@ from solver.errors import InputError
 from solver.game.cards import DeckGeometry, parse_cards
 from solver.game.config import GameConfig
 from solver.game.options import Option
+from solver.runtime.files import written_atomically
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -134,9 +135,8 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write a JSON file atomically."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
-    os.replace(tmp, path)
+    with written_atomically(path) as tmp:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
 
 
 def file_metadata(config: GameConfig, objective: Objective,
@@ -152,9 +152,8 @@ def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> No
     import pyarrow.parquet as pq  # here and below, not at the top: a query reads the index (table_index)
 
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
-    tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(table, tmp, row_group_size=ROW_GROUP_SIZE, compression="zstd")
-    os.replace(tmp, path)
+    with written_atomically(path) as tmp:
+        pq.write_table(table, tmp, row_group_size=ROW_GROUP_SIZE, compression="zstd")
 
 
 def read_metadata(path: Path) -> dict[str, Any]:

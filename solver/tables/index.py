@@ -37,11 +37,11 @@ import json
 import mmap
 import os
 import struct
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from solver.runtime.diskcache import cache_dir
+from solver.runtime.files import written_atomically
 
 #: Bump when the index's layout changes.
 INDEX_FORMAT = 2
@@ -186,19 +186,12 @@ def build_index(directory: Path, path: Path) -> None:
             offset += keys.nbytes + values.nbytes
         text = json.dumps(header).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix="tables-", suffix=".tmp", delete=False) as handle:
-        tmp = Path(handle.name)
-    try:
+    with written_atomically(path, unique=True, sync=True) as tmp:
         with open(tmp, "wb") as out:
             out.write(MAGIC + struct.pack("<Q", len(text)) + text)
             for table, (keys, values) in arrays.items():
                 out.write(b"\0" * (header["tables"][table]["keys"] - out.tell()))
                 out.write(keys.tobytes())
                 out.write(values.tobytes())
-            out.flush()
-            os.fsync(out.fileno())
         if index_path(directory) != path:
             raise OSError(f"the tables in {directory} changed while being indexed")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
