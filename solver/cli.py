@@ -62,7 +62,7 @@ def cmd_bonus(args: argparse.Namespace) -> None:
         return
     rows = [(r.combination, f"{r.pays:g}", r.combinations, f"{r.probability:.10f}", f"{r.contribution:+.10f}")
             for r in table.rows]
-    suited = config.geometry.n_suited * config.geometry.copies
+    suited = config.geometry.n_suited * config.geometry.copies_in_play
     print(f"Bonus bet, per resolved bet: six community cards out of C({suited}, 6)")
     print(text_table(["combination", "pays", "combinations", "probability", "return"], rows, "lrrrr"))
     print(f"total combinations: {table.total_combinations}")
@@ -215,7 +215,8 @@ def cmd_edge(args: argparse.Namespace) -> None:
     player bets ting-hu); with --bonus B also under the strategy that
     maximises main game plus a bonus bet of B (a second solve).
     """
-    from solver.products.edge import par_sheet
+    from solver.products.edge import par_sheet, par_sheet_document
+    from solver.render.document import to_text
 
     config = _config(args)
     sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
@@ -223,42 +224,7 @@ def cmd_edge(args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(data))
         return
-    s = sheet.summary
-    print(f"Par sheet, optimal play (tables: {s.directory})")
-    rows = [(r.outcome.label(), f"{r.net:+g}", f"{float(r.probability):.10f}", f"{r.contribution:+.10f}")
-            for r in s.outcomes]
-    print(text_table(["outcome", "net", "probability", "return"], rows, "lrrr"))
-    bets = s.average_bets()
-    print(f"EV per hand:        {float(s.ev_exact):+.12f}  (exact {s.ev_exact})")
-    print(f"house edge:         {s.house_edge:.12f}  ({100 * s.house_edge:.4f}%)")
-    print(f"element of risk:    {s.element_of_risk:.12f}  ({100 * s.element_of_risk:.4f}%)")
-    print(f"average total bet:  {float(s.average_total_bet):.6f}  = "
-          + " + ".join(f"{k} {v:.6f}" for k, v in bets.items()))
-    print(f"standard deviation: {s.std_dev:.6f} per hand (variance {float(s.variance):.6f})")
-    print(f"hit frequency:      {s.hit_frequency:.6f}")
-    print("decisions (probability per hand):")
-    for name, value in data["decisions"].items():
-        shown = ", ".join(f"{k}: {v:.6f}" for k, v in value.items()) if isinstance(value, dict) else f"{value:.6f}"
-        print(f"  {name.replace('_', ' ')}: {shown}")
-    resolved = sheet.bonus_resolved
-    print(f"bonus bet per resolved bet: EV {resolved.ev:+.6f}, house edge {100 * resolved.house_edge:.4f}%")
-    print(f"bonus bet per bet placed (lone player, this strategy): settled {float(s.bonus_settled):.6f}, "
-          f"EV {s.bonus_net_settled:+.6f}, house edge {-100 * s.bonus_net_settled:.4f}%")
-    if sheet.bonus is not None:
-        b = data["bonus_aware"]
-        print(f"with a bonus bet of {args.bonus:g}: strategy (a) main-game-optimal vs (b) bonus-aware")
-        rows = [(name, f"{b[k]['main_game_ev']:+.6f}", f"{b[k]['bonus_settled']:.6f}",
-                 f"{b[k]['bonus_return_per_bet_placed']:+.6f}", f"{b[k]['total_ev']:+.6f}")
-                for name, k in (("(a) main-game-optimal", "main_optimal"), ("(b) bonus-aware", "bonus_aware"))]
-        print(text_table(["strategy", "main EV", "bonus settled", "bonus EV per bet", "main + B x bonus"],
-                         rows, "lrrrr"))
-        print(f"the bonus-aware strategy changes the main game's EV by {b['main_game_ev_change']:+.6f} "
-              f"and the bonus's return per bet placed by {b['bonus_return_change']:+.6f}")
-    if "strategies" in data:
-        print("simple strategies, each evaluated exactly (optimal play wherever the rule is silent):")
-        rows = [(r["strategy"], r["description"], f"{r['ev']:+.6f}", f"{100 * r['house_edge']:.4f}%",
-                 f"{r['loss_vs_optimal']:.6f}") for r in data["strategies"]]
-        print(text_table(["strategy", "rule", "EV", "house edge", "loss vs optimal"], rows, "llrrr"))
+    print(to_text(par_sheet_document(sheet)))
 
 
 def cmd_simulate(args: argparse.Namespace) -> None:

@@ -27,7 +27,7 @@ class PlainGame:
         self.bonus = bonus
         self.geometry = config.geometry
         g = self.geometry
-        self.deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+        self.deck = g.cards()
         self.level = lru_cache(maxsize=None)(self._level)
         self.fa_value = lru_cache(maxsize=None)(self._fa_value)
         self.draw_options = lru_cache(maxsize=None)(self._draw_options)

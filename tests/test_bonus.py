@@ -68,7 +68,7 @@ def test_one_deck_counts_derived_by_hand() -> None:
 def test_table_is_consistent(config: GameConfig) -> None:
     table = bonus_table(config)
     geometry = config.geometry
-    assert table.total_combinations == comb(geometry.n_suited * geometry.copies, 6)
+    assert table.total_combinations == comb(geometry.n_suited * geometry.copies_in_play, 6)
     assert sum(r.combinations for r in table.rows) == table.total_combinations
     assert sum(r.probability for r in table.rows) == pytest.approx(1.0, abs=1e-14)
     exact_ev = sum(r.pays * r.combinations for r in table.rows) / table.total_combinations
@@ -114,7 +114,7 @@ def test_counts_match_the_brute_force(config: GameConfig) -> None:
 def test_random_communities_against_the_naive_rule(config: GameConfig) -> None:
     g = config.geometry
     rng = np.random.default_rng(7)
-    deck = [t for t in range(g.n_suited) for _ in range(g.copies)]
+    deck = [t for t in range(g.n_suited) for _ in range(g.copies_in_play)]
     samples = [sorted(int(c) for c in rng.choice(deck, 6, replace=False)) for _ in range(1500)]
     # make sure rare categories are exercised
     samples += [list(parse_cards(text, g)) for text in ("234567p", "113355m", "333s 888s", "111m 22p 9s", "456789s")]

@@ -24,9 +24,9 @@ def test_counts_round_trip() -> None:
 
 def test_deck_sizes() -> None:
     assert G.size == 82 and G.n_types == 28
-    two = DeckGeometry(copies=6, jokers=2)
+    two = DeckGeometry(copies_in_play=6, jokers_in_play=2)
     assert two.size == 164
-    assert DeckGeometry(suits=2, ranks=4, copies=2, jokers=1).size == 17
+    assert DeckGeometry(suits=2, ranks=4, copies_in_play=2, jokers_in_play=1).size == 17
     assert np.array_equal(G.full_counts(), [3] * 27 + [1])
 
 
@@ -48,7 +48,7 @@ def test_parse_refuses_bad_input(text: str, fragment: str) -> None:
 
 
 def test_rank_and_suit_out_of_range_for_a_mini_deck() -> None:
-    mini = DeckGeometry(suits=2, ranks=4, copies=2, jokers=1)
+    mini = DeckGeometry(suits=2, ranks=4, copies_in_play=2, jokers_in_play=1)
     with pytest.raises(InputError, match="rank 5m .* out of range"):
         parse_cards("5m", mini)
     with pytest.raises(InputError, match="unknown character 's'"):

@@ -224,7 +224,7 @@ def test_ting_thresholds_are_the_indifference_points(config: GameConfig) -> None
 def test_ting_outs_table_follows_the_thresholds(config: GameConfig) -> None:
     """Each cell is the best option at its exact win probability; at a tie, the least money at risk
     (the reduced deck has one: with F = 1, one out of 12 gives exactly 1/6, where folding ties G = F)."""
-    n = config.geometry.size - config.geometry.jokers - 12
+    n = config.geometry.size - config.geometry.jokers_in_play - 12
     ties = 0
     for row in ting_outs_table(config):
         assert row["unseen"] == n
@@ -254,7 +254,8 @@ def test_patterns_read_alike_under_every_relabelling() -> None:
     mappings = relabellings(geometry)
     holds = 0
     for hold in combinations_with_replacement(range(geometry.n_types), 4):
-        if any(hold.count(c) > (geometry.jokers if c == geometry.joker else geometry.copies) for c in set(hold)):
+        limit = {c: geometry.jokers_in_play if c == geometry.joker else geometry.copies_in_play for c in set(hold)}
+        if any(hold.count(c) > limit[c] for c in set(hold)):
             continue
         holds += 1
         words = hold_pattern(hold, geometry)

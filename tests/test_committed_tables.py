@@ -62,3 +62,38 @@ def test_committed_real_deck_deal_query_equals_the_evaluator() -> None:
     direct = best_play("19m 23p 5s J", DEFAULT_CONFIG, n_jobs=-1)
     assert from_tables.source == "tables" and from_tables.best == direct.best
     assert [o.ev for o in from_tables.options] == pytest.approx([o.ev for o in direct.options], abs=1e-12, rel=0)
+
+
+#: Digests of the committed tables' contents (solver.tables.files.content_digest: names, types and values,
+#: not the writer's metadata or the solve's duration). A regenerated table that changes any value fails here:
+#: update the digest in the same commit, saying why the numbers moved.
+COMMITTED_DIGESTS = {
+    "reduced-3x4": {"deals": "937b3b48366386f2", "draws": "91a8f7f90e5c27e3", "firsts": "5f554dffbd3d99f8",
+                    "holds": "44e069eff7d79131", "outcomes": "2c4ad041fd5e813b", "summary": "b41e2e5dbc98da16"},
+    "7981a1455f0f2315": {"deals": "8347d2ff243bf529", "firsts": "89a3de7bf1bda6d8", "outcomes": "772287d9b0d2bafd",
+                         "summary": "20c3dffe0050116e"},
+}
+
+
+@pytest.mark.parametrize("directory", sorted(COMMITTED_DIGESTS))
+def test_committed_tables_contents_are_pinned(directory: str) -> None:
+    from solver.tables.files import content_digest
+
+    paths = sorted((ROOT / "strategy_tables" / directory).glob("*.parquet"))
+    found = {path.stem: content_digest(path) for path in paths}
+    assert found == COMMITTED_DIGESTS[directory]
+
+
+def test_content_digest_sees_a_changed_value(tmp_path: Path) -> None:
+    """The pin can fail: one value changed in one cell changes the digest."""
+    import pyarrow as pa
+
+    from solver.tables.files import content_digest
+
+    table = pq.read_table(TABLES / "firsts.parquet")
+    pq.write_table(table, tmp_path / "same.parquet")
+    evs = table["ev"].to_numpy().copy()
+    evs[7] += 2**-40
+    pq.write_table(table.set_column(table.column_names.index("ev"), "ev", pa.array(evs)), tmp_path / "moved.parquet")
+    assert content_digest(tmp_path / "same.parquet") == content_digest(TABLES / "firsts.parquet")
+    assert content_digest(tmp_path / "moved.parquet") != content_digest(TABLES / "firsts.parquet")

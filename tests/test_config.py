@@ -70,5 +70,5 @@ def test_shipped_configurations(name: str, geometry: tuple[int, ...]) -> None:
 
     config = load_config(Path(__file__).parent.parent / "configs" / name)
     g = config.geometry
-    assert (g.suits, g.ranks, g.copies, g.jokers, g.size) == geometry
-    assert config == GameConfig(suits=g.suits, ranks=g.ranks, copies=g.copies, jokers=g.jokers)
+    assert (g.suits, g.ranks, g.copies_in_play, g.jokers_in_play, g.size) == geometry
+    assert config == GameConfig(suits=g.suits, ranks=g.ranks, copies=g.copies_in_play, jokers=g.jokers_in_play)

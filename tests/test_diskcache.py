@@ -4,7 +4,7 @@ from solver.game.cards import DeckGeometry
 from solver.game.community import _build_community_index
 from solver.runtime.diskcache import cached_arrays
 
-MINI = DeckGeometry(suits=2, ranks=4, copies=2, jokers=1)
+MINI = DeckGeometry(suits=2, ranks=4, copies_in_play=2, jokers_in_play=1)
 
 
 def test_tables_round_trip_through_the_cache(tmp_path, monkeypatch) -> None:

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from solver.evaluator.api import Stage, State, evaluate
-from solver.evaluator.draw import unseen_suited
 from solver.evaluator.hold import fa_values
 from solver.game.cards import counts_of
 from solver.game.combinatorics import multisets
 from solver.game.config import GameConfig
 from solver.game.hu import hu_level
 from solver.game.options import best_index
+from solver.game.state import unseen_suited
 from tests.plain_game import PlainGame
 from tests.reference import naive_hold_values
 
@@ -47,7 +47,7 @@ def random_states(config: GameConfig, stage: Stage, n: int, seed: int):
     """Random reachable states: cards dealt from a shuffled deck as the game would."""
     g = config.geometry
     rng = random.Random(seed)
-    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    deck = g.cards()
     made = 0
     while made < n:
         cards = deck[:]
@@ -133,7 +133,7 @@ def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
     config = GameConfig(suits=2, ranks=3, copies=3, jokers=1, decks=2)
     g = config.geometry
     rng = random.Random(8)
-    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    deck = g.cards()
     for trial in range(12):
         cards = deck[:]
         rng.shuffle(cards)

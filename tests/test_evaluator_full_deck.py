@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from solver.evaluator.api import Stage, State, evaluate
-from solver.evaluator.draw import unseen_suited
 from solver.evaluator.hold import fa_values, fa_values_removing
 from solver.evaluator.ting import ting_outcomes
 from solver.game.cards import counts_of, parse_cards
 from solver.game.config import GameConfig
 from solver.game.hu import hu_level
 from solver.game.options import best_index
+from solver.game.state import unseen_suited
 from solver.game.symmetry import apply, relabellings
 from tests.naive import naive_level
 from tests.reference import naive_hold_values
@@ -95,7 +95,7 @@ def test_draw_stage_against_monte_carlo() -> None:
     unseen = unseen_suited(tuple(hold) + seen_dead, CONFIG)
     for t in range(G.n_suited):
         stub += [t] * int(unseen[t])
-    stub += [G.joker] * G.jokers  # jokers are in the stub, and replaced when dealt to the community
+    stub += [G.joker] * G.jokers_in_play  # jokers are in the stub, and replaced when dealt to the community
     rng = np.random.default_rng(2024)
     results = []
     for _ in range(4000):

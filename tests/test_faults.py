@@ -78,6 +78,12 @@ MOMENTS = {
 }
 
 
+def _interruptible() -> None:
+    """Let the child take SIGINT as a user's Ctrl-C, even where the tests run in the background of a
+    non-interactive shell (which starts them with SIGINT ignored, and Python keeps it so)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _stopped_solve(directory: Path, moment: str, signal_name: str) -> tuple[int, str, list[str]]:
     """Run a solve in a process of its own session, stopped at ``moment`` by ``signal_name``: its exit
     status, its standard error, and the processes of its session still running 3 seconds later."""
@@ -104,7 +110,7 @@ def _stopped_solve(directory: Path, moment: str, signal_name: str) -> tuple[int,
     config.write_text(TWO_SUITS_TOML)
     process = subprocess.Popen([sys.executable, "-c", script, "solve", "--config", str(config), "--out",
                                 str(directory), "--jobs", "2", "--quiet"], stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=_interruptible)
     _, stderr = process.communicate(timeout=300)
     time.sleep(3)
     session = subprocess.run(["pgrep", "-s", str(process.pid)], capture_output=True, text=True).stdout.split()

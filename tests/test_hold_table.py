@@ -36,7 +36,7 @@ def _random_cases(config: GameConfig, holds: int, deads: int, seed: int):
     """Random holds, each with random sorted dead sets (rows in increasing order, jokers last)."""
     g = config.geometry
     rng = random.Random(seed)
-    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    deck = g.cards()
     for _ in range(holds):
         hold = tuple(sorted(rng.sample(deck, 4)))
         rest = list(deck)

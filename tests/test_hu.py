@@ -11,7 +11,7 @@ from solver.game.hu import HuLevel, _suit_needs, hu_level, hu_level_with_hand, h
 from tests.naive import naive_level, naive_suit_needs
 
 G = DeckGeometry()
-TWO_JOKERS = DeckGeometry(copies=6, jokers=2)
+TWO_JOKERS = DeckGeometry(copies_in_play=6, jokers_in_play=2)
 
 
 def level(text: str, geometry: DeckGeometry = G) -> HuLevel:

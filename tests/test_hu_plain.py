@@ -15,7 +15,7 @@ from solver.game.hu_plain import hu_level_plain
 @pytest.mark.parametrize("config", [GameConfig(), GameConfig(decks=2), GameConfig(suits=2, ranks=4, copies=2)])
 def test_plain_and_compiled_hu_levels_agree(config: GameConfig) -> None:
     g = config.geometry
-    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    deck = g.cards()
     rng = random.Random(3)
     for _ in range(3000):
         cards = tuple(sorted(rng.sample(deck, rng.choice([5, 6]))))

@@ -8,11 +8,11 @@ import sys
 import numpy as np
 import pytest
 
-from solver.evaluator.draw import unseen_suited
 from solver.evaluator.ting import ting_outcomes
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
 from solver.game.hu import hu_level
+from solver.game.state import unseen_suited
 from solver.runtime.jit import Kernel, interpreted, kernel
 
 CONFIG = GameConfig()
@@ -23,7 +23,7 @@ def _ting_states(config: GameConfig, n: int, seed: int, hand_jokers: int):
     """Random ting states (hand, dead, community) with ``hand_jokers`` jokers in hand, no hu yet."""
     g = config.geometry
     rng = np.random.default_rng(seed)
-    suited = np.repeat(np.arange(g.n_suited), g.copies)
+    suited = np.repeat(np.arange(g.n_suited), g.copies_in_play)
     found = 0
     while found < n:
         cards = [int(c) for c in rng.choice(suited, 12 - hand_jokers, replace=False)]
@@ -41,7 +41,7 @@ INTERPRETED = """
 import json, sys
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
-from solver.evaluator.draw import unseen_suited
+from solver.game.state import unseen_suited
 from solver.runtime.jit import interpreted
 from solver.evaluator.ting import ting_outcomes
 copies, jokers, states = json.loads(sys.stdin.read())
@@ -62,7 +62,8 @@ def test_interpreted_ting_counts_equal_the_compiled_ones(config: GameConfig) -> 
     states = [s for jokers in (0, 1) for s in _ting_states(config, 5, seed=jokers, hand_jokers=jokers)]
     compiled = [ting_outcomes(counts_of(h, g), counts_of(c, g), unseen_suited(h + d + c, config), config)
                 for h, d, c in states]
-    done = subprocess.run([sys.executable, "-c", INTERPRETED], input=json.dumps([g.copies, g.jokers, states]),
+    sent = json.dumps([g.copies_in_play, g.jokers_in_play, states])
+    done = subprocess.run([sys.executable, "-c", INTERPRETED], input=sent,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     plain = ast.literal_eval(done.stdout)  # tuples of ints and floats printed with repr: exact

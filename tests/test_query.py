@@ -119,7 +119,7 @@ def test_ting_outs_against_a_naive_count() -> None:
     config = GameConfig()
     g = config.geometry
     rng = random.Random(7)
-    deck = [t for t in range(g.n_suited) for _ in range(g.copies)] + [g.joker] * g.jokers
+    deck = g.cards()
     checked, with_outs = 0, 0
     while checked < 12:
         cards = rng.sample(deck, 12)

@@ -27,11 +27,11 @@ from solver.game.symmetry_kernels import canonical_keys
 from solver.staged.classes import extensions, group_classes
 
 REAL = DeckGeometry()
-MINI = DeckGeometry(suits=2, ranks=4, copies=2, jokers=1)
+MINI = DeckGeometry(suits=2, ranks=4, copies_in_play=2, jokers_in_play=1)
 
 
 def _deck(geometry: DeckGeometry) -> list[int]:
-    return [t for t in range(geometry.n_suited) for _ in range(geometry.copies)] + [geometry.joker] * geometry.jokers
+    return geometry.cards()
 
 
 @pytest.mark.parametrize("geometry, size", [(REAL, 48), (MINI, 8), (DeckGeometry(suits=1, ranks=5), 2)])
@@ -53,7 +53,7 @@ def test_reversing_one_suit_keeps_runs_pairs_and_flushes() -> None:
     assert apply(flip_m, (6, 7, 8, 13, 13)) == (0, 1, 2, 13, 13)
 
 
-@pytest.mark.parametrize("geometry", [REAL, MINI, DeckGeometry(copies=6, jokers=2)])
+@pytest.mark.parametrize("geometry", [REAL, MINI, DeckGeometry(copies_in_play=6, jokers_in_play=2)])
 def test_canonical_forms_agree_and_are_invariant(geometry: DeckGeometry) -> None:
     """Every relabelling of a state has the same canonical form; the plain-Python and compiled forms
     agree; the returned relabelling maps the state onto it."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from solver.evaluator.deal import deal_options
-from solver.evaluator.draw import draw_options, unseen_suited
+from solver.evaluator.draw import draw_options
 from solver.evaluator.ting import ting_bet_ev, ting_outcomes
 from solver.game.cards import counts_of
 from solver.game.config import DEFAULT_CONFIG, GameConfig
 from solver.game.options import Option, Stage, best_index
-from solver.game.state import State, validate_state
+from solver.game.state import State, unseen_suited, validate_state
 
 __all__ = ["State", "best_option", "evaluate", "ting_options", "validate_state"]
 

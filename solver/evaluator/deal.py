@@ -30,12 +30,13 @@ from math import comb
 
 import numpy as np
 
-from solver.evaluator.draw import claim_value, hold_values, unseen_suited
-from solver.evaluator.hold import bonus_evs, fa_values_removing
+from solver.evaluator.hold import bonus_evs, fa_values_removing, hold_values
 from solver.game.cards import counts_of
 from solver.game.combinatorics import multisets, remove_cards, submultisets
 from solver.game.config import GameConfig
+from solver.game.hu import claim_value
 from solver.game.options import Option
+from solver.game.state import unseen_suited
 from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 
 
@@ -173,7 +174,7 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     unseen = geometry.full_counts() - counts_of(hand, geometry)
     rows, weights = multisets(unseen, 2)
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
-    from joblib import Parallel, delayed, effective_n_jobs  # about 0.1 s to import: not for other stages
+    from joblib import Parallel, delayed, effective_n_jobs  # slow to import: only this stage needs it
 
     jobs = _jobs(hand, draws, config, bonus_bet)
     total_work = sum(job.cost for job in jobs)

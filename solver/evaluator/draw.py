@@ -15,33 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from solver.evaluator.hold import bonus_evs, fa_values, prepare_tables
-from solver.game.cards import counts_of
+from solver.evaluator.hold import bonus_evs, hold_values, prepare_tables
 from solver.game.combinatorics import remove_cards, submultisets
 from solver.game.config import GameConfig
-from solver.game.hu import hu_level
+from solver.game.hu import claim_value
 from solver.game.options import Option
-
-
-def unseen_suited(seen: tuple[int, ...], config: GameConfig) -> np.ndarray:
-    """Suited counts the community can still come from, given every card seen."""
-    geometry = config.geometry
-    return (geometry.full_counts() - counts_of(seen, geometry))[: geometry.n_suited]
-
-
-def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig, bonus_bet: float = 0.0,
-                bonus_ev: np.ndarray | None = None) -> np.ndarray:
-    """Value of each fa-hu bet for a hold (T and F counted, DD not; the bonus when B > 0)."""
-    return fa_values(counts_of(hold, config.geometry), unseen, config, bonus_bet, bonus_ev)
-
-
-def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, flush_pays: float,
-                pays: float) -> float | None:
-    """Payout of claiming a hu of ``hand`` (``None`` if it has none)."""
-    level = hu_level(counts_of(hand, config.geometry), config.geometry)
-    if level == 0:
-        return None
-    return multiplier * (flush_pays if level == 2 else pays)
+from solver.game.state import unseen_suited
 
 
 def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, config: GameConfig,

@@ -50,7 +50,7 @@ import numpy as np
 
 from solver.evaluator.ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_bet_net, _ting_choice, payout_vector
 from solver.game.bonus import community_bonus_net
-from solver.game.cards import DeckGeometry
+from solver.game.cards import DeckGeometry, counts_of
 from solver.game.community import alone_index, community_index, sorted_multisets
 from solver.game.config import GameConfig
 from solver.game.hu import (
@@ -245,11 +245,9 @@ def _removed_weight(m4, i, before, runs, r1, r2):
 
 
 @kernel(nogil=True)
-def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_slots, n_slots, table, suits, ranks, cap, unseen,
-               removals, bets, multiples, pays, n_profiles, bonus_bet, bonus_ev, succ4, succ5, m6_net, out, track,
-               tracked):
-    """Expected net result (T and F counted) of each fa-hu bet size in ``bets`` for one hold,
-    against several sets of unseen cards at once.
+def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked):
+    """Expected net result (T and F counted) of each fa-hu bet size for one hold, against several
+    sets of unseen cards at once.
 
     ``hold``: count vector with jokers last; ``unseen``: unseen suited
     counts; ``removals[e]``: up to two suited card types (-1: none, sorted
@@ -260,123 +258,55 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_slots, n_slots, table
     winning completions that hold it, and two removed cards add back the
     completion they make together. Counts are exact integers, so each
     ``out[e]`` is bit for bit what a separate call with ``unseen - E`` gives.
-    ``n_profiles``: room for the suit profiles (``suit_profiles_max``);
-    ``bonus_bet``: B, and ``bonus_ev[i]``: the expected net of a unit bonus
-    bet given four-card community ``i`` (read only when B > 0 or tracking;
-    both need a single case with nothing removed); NaN entries are computed
-    when first needed, from ``succ4``, ``succ5`` and ``m6_net`` (see
-    :func:`_bonus_evs`), so tracking counts only the communities bet on.
+
+    ``deck``: the geometry's tables (:func:`_deck_tables`); ``payouts``:
+    (bet sizes F, ting multiples, payout vector); ``bonus``: (B,
+    ``bonus_ev``, ``succ4``, ``succ5``, ``m6_net``), where ``bonus_ev[i]`` is
+    the expected net of a unit bonus bet given four-card community ``i``
+    (read only when B > 0 or tracking; both need a single case with nothing
+    removed; NaN entries are computed when first needed, see
+    :func:`_bonus_evs`, so tracking counts only the communities bet on).
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
     """
+    m4, alone, table, suits, ranks, cap, n_profiles = deck
+    alone_offsets, alone_pairs, alone_sixes = alone
+    bets, multiples, pays = payouts
+    bonus_bet, bonus_ev, succ4, succ5, m6_net = bonus
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
-    powers = np.ones(ranks, np.int64)
-    for r in range(1, ranks):
-        powers[r] = powers[r - 1] * (cap + 1)
+    powers = _powers(ranks, cap + 1)
     hold_keys = np.empty(3, np.int64)
     _suit_keys(hold, suits, ranks, cap, hold_keys)
     keys = np.empty(3, np.int64)
     needs = np.empty(3, np.int64)
     x = hold.copy()
     left = unseen.copy()
-    # Suit profiles, built on first use and keyed by the suit part of A
-    # (base ``a_base`` digits: a four-card community holds a card at most 4 times).
-    a_base = min(cap, 4) + 1
-    a_powers = np.ones(ranks, np.int64)
-    for r in range(1, ranks):
-        a_powers[r] = a_powers[r - 1] * a_base
-    profile_of = np.full((3, a_powers[ranks - 1] * a_base), -1, np.int16)
-    n_built = np.zeros(3, np.int64)
+    a_powers, profile_of, n_built, h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, one_b, r_bucket, r_mass, \
+        r_n, a_keys, used = _new_profiles(n_profiles, ranks, cap, jokers)
     hu_of, flush_of = _bucket_levels(jokers)
     nb = _n_buckets(jokers)
-    bucket = np.empty(3, np.int64)
-    h1_bucket = np.empty((3, n_profiles, nb), np.int64)
-    h1_mass = np.empty((3, n_profiles, nb), np.float64)
-    h1_n = np.empty((3, n_profiles), np.int64)
-    h2_bucket = np.empty((3, n_profiles, nb), np.int64)
-    h2_mass = np.empty((3, n_profiles, nb), np.float64)
-    h2_n = np.empty((3, n_profiles), np.int64)
-    one_b = np.empty((3, n_profiles, ranks), np.int64)
-    r_bucket = np.empty((3, n_profiles, ranks, nb), np.int64)
-    r_mass = np.empty((3, n_profiles, ranks, nb), np.float64)
-    r_n = np.empty((3, n_profiles, ranks), np.int64)
-    cross_hu = np.empty((3, nb))
-    cross_flush = np.empty((3, nb))
-    a_keys = np.empty(3, np.int64)
-    used = np.empty(3, np.int64)
-    # hand-card flags of a suit by its key (see :func:`solver.game.hu._suit_flags_with_hand`), -1 until
-    # found: 786 KB for one deck, 30 MB for two (a hashed memo measured twice as slow per pass)
-    flags_of = np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8)
-    suit_flags = np.zeros(3, np.int64)
-    slot_levels = np.full(n_slots if jokers == 0 else 0, -1, np.int8)  # plain | hand-card level << 2
-    after = np.empty(3, np.int64)
-    scratch = np.zeros(hold.shape[0], np.int64)
-    n_unseen = unseen.sum()
-    # the cases: their completion totals, and which card types need R(t)
+    bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = _new_counts(n_suited, jokers)
+    flags_of, suit_flags, six_levels, scratch = _new_hand_rule(hold, alone, cap, ranks, jokers)
+    total2, needs_r, removing = _cases(removals, unseen)
     n_cases = removals.shape[0]
-    total2 = np.empty(n_cases)
-    needs_r = np.zeros(n_suited, np.bool_)
-    removing = False
-    for e in range(n_cases):
-        n_left = n_unseen - (1 if removals[e, 0] >= 0 else 0) - (1 if removals[e, 1] >= 0 else 0)
-        total2[e] = (n_left - 4) * (n_left - 5) / 2.0
-        for k in range(2):
-            if removals[e, k] >= 0:
-                needs_r[removals[e, k]] = True
-                removing = True
     weights = np.empty(n_cases)
     in_a = np.zeros(n_suited, np.bool_)  # the card types of the current A
     total4 = np.zeros(n_cases)
     before = np.empty(4, np.int64)
     runs = np.empty(4, np.int64)
-    r_hu = np.zeros(n_suited)
-    r_flush = np.zeros(n_suited)
-    one_bucket = np.empty(n_suited, np.int64)
-    pair_fix = np.zeros((n_suited, n_suited), np.int64)  # 1 + the hand-card level where it differs from the plain
     # The values are summed by the decision each community takes (see :func:`_add_outcome`), as
     # integer counts of card combinations, exact in any order: a hold's value does not depend on
     # the order of the communities, so relabelled suits or ranks give it bit for bit.
     sums = np.zeros((n_cases, bets.shape[0], SUM_TING_FIRST + 3 * multiples.shape[0]))
     bonus_sums = np.zeros((n_cases, bets.shape[0]))
     for i in range(m4.shape[0]):
-        # weight prod C(U_t, a_t): ordered falling product, divided by run lengths
-        weight = 1.0
-        run = 1
-        for c in range(4):
-            t = m4[i, c]
-            if left[t] == 0:
-                weight = 0.0
-                break
-            before[c] = left[t]
-            weight *= left[t]
-            left[t] -= 1
-            run = run + 1 if c > 0 and m4[i, c - 1] == t else 1
-            runs[c] = run
-            weight /= run
+        weight = _community_weight(m4, i, left, before, runs)
         if weight == 0.0:
             left[:] = unseen
             continue
-        for c in range(4):
-            in_a[m4[i, c]] = True
-        for e in range(n_cases):
-            r1 = removals[e, 0]
-            r2 = removals[e, 1]
-            if (r1 < 0 or not in_a[r1]) and (r2 < 0 or not in_a[r2]):
-                weights[e] = weight  # no removed card is one A takes: the same product
-            else:
-                weights[e] = _removed_weight(m4, i, before, runs, r1, r2)
-            total4[e] += weights[e]
-        for c in range(4):
-            in_a[m4[i, c]] = False
-        for s in range(3):
-            keys[s] = hold_keys[s]
-        for c in range(4):
-            t = m4[i, c]
-            x[t] += 1
-            if x[t] <= cap:
-                s = t // ranks
-                keys[s] += powers[t - s * ranks]
+        _case_weights(m4, i, weight, removals, in_a, before, runs, weights, total4)
+        _community_keys(m4, i, hold_keys, x, keys, powers, ranks, cap)
         for s in range(3):
             needs[s] = _needs_of_key(table, keys[s])
         level = _level_packed(needs[0], needs[1], needs[2], jokers)
@@ -400,6 +330,8 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_slots, n_slots, table
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
         else:
+            # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
+            # measured a sixth slower per pass)
             for su in range(suits):
                 a_keys[su] = 0
             for c in range(4):
@@ -419,101 +351,17 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_slots, n_slots, table
                 used[su] = p
             for su in range(3):
                 bucket[su] = _bucket(needs[su], jokers)
-            n_hu = 0.0
-            n_flush = 0.0
-            # both cards in one suit: that suit's bucket changes
-            for su in range(suits):
-                p = used[su]
-                for q in range(h2_n[su, p]):
-                    at = _bucket_at(bucket, su, h2_bucket[su, p, q], -1, 0, nb)
-                    n_hu += h2_mass[su, p, q] * hu_of[at]
-                    n_flush += h2_mass[su, p, q] * flush_of[at]
-            # one card in each of two suits
-            for s1 in range(suits):
-                p1 = used[s1]
-                for s2 in range(s1 + 1, suits):
-                    p2 = used[s2]
-                    for a in range(h1_n[s1, p1]):
-                        mass_a = h1_mass[s1, p1, a]
-                        for b in range(h1_n[s2, p2]):
-                            at = _bucket_at(bucket, s1, h1_bucket[s1, p1, a], s2, h1_bucket[s2, p2, b], nb)
-                            mass = mass_a * h1_mass[s2, p2, b]
-                            n_hu += mass * hu_of[at]
-                            n_flush += mass * flush_of[at]
+            n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket,
+                                               suits, hu_of, flush_of, nb)
             if removing:
-                # R(t) for each removed type t: completions holding a card of type t. With the
-                # other card in another suit it depends on t only through t's one-card bucket.
-                for su in range(suits):
-                    for k in range(nb):
-                        hu_sum = 0.0
-                        flush_sum = 0.0
-                        for s2 in range(suits):
-                            if s2 == su:
-                                continue
-                            p2 = used[s2]
-                            for b in range(h1_n[s2, p2]):
-                                at = _bucket_at(bucket, su, k, s2, h1_bucket[s2, p2, b], nb)
-                                hu_sum += h1_mass[s2, p2, b] * hu_of[at]
-                                flush_sum += h1_mass[s2, p2, b] * flush_of[at]
-                        cross_hu[su, k] = hu_sum
-                        cross_flush[su, k] = flush_sum
-                for t in range(n_suited):
-                    if not needs_r[t] or left[t] == 0:
-                        continue
-                    s = t // ranks
-                    r = t - s * ranks
-                    p = used[s]
-                    one_bucket[t] = one_b[s, p, r]
-                    hu_sum = cross_hu[s, one_bucket[t]]
-                    flush_sum = cross_flush[s, one_bucket[t]]
-                    for q in range(r_n[s, p, r]):
-                        at = _bucket_at(bucket, s, r_bucket[s, p, r, q], -1, 0, nb)
-                        hu_sum += r_mass[s, p, r, q] * hu_of[at]
-                        flush_sum += r_mass[s, p, r, q] * flush_of[at]
-                    r_hu[t] = hu_sum
-                    r_flush[t] = flush_sum
+                _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits, ranks,
+                                hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush, one_bucket)
             if jokers == 0:
-                # completions where the community alone forms a hu: re-test with the hand-card rule
-                for e in range(alone_offsets[i], alone_offsets[i + 1]):
-                    t1 = alone_pairs[e, 0]
-                    t2 = alone_pairs[e, 1]
-                    w = left[t1] * (left[t1] - 1) / 2.0 if t1 == t2 else left[t1] * left[t2] * 1.0
-                    if w == 0.0:
-                        continue
-                    # X plus the completion is the hold plus six community cards, which come back
-                    # under up to 15 A's: both levels are worked out once per six (per slot)
-                    levels = slot_levels[alone_slots[e]]
-                    if levels < 0:
-                        # the suit keys of X plus the completion: its plain level, and its hand-card
-                        # level from each suit's flags (memoised by suit key: the hold is fixed)
-                        _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
-                        levels = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
-                                               _needs_of_key(table, after[2]), 0)
-                        for su in range(suits):
-                            f = flags_of[su, after[su]]
-                            if f < 0:
-                                f = _key_flags(after[su], su, hold, ranks, cap, scratch)
-                                flags_of[su, after[su]] = f
-                            suit_flags[su] = f
-                        levels |= _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) << 2
-                        slot_levels[alone_slots[e]] = levels
-                    plain = levels & 3
-                    exact = levels >> 2
-                    if plain != exact:
-                        d_hu = (1.0 if exact == 1 else 0.0) - (1.0 if plain == 1 else 0.0)
-                        d_flush = (1.0 if exact == 2 else 0.0) - (1.0 if plain == 2 else 0.0)
-                        n_hu += w * d_hu
-                        n_flush += w * d_flush
-                        if removing:
-                            pair_fix[t1, t2] = 1 + exact
-                            if t1 == t2:
-                                r_hu[t1] += (left[t1] - 1) * d_hu
-                                r_flush[t1] += (left[t1] - 1) * d_flush
-                            else:
-                                r_hu[t1] += left[t2] * d_hu
-                                r_flush[t1] += left[t2] * d_flush
-                                r_hu[t2] += left[t1] * d_hu
-                                r_flush[t2] += left[t1] * d_flush
+                d_hu, d_flush = _hand_rule_fix(i, keys, x, left, hold, alone_offsets, alone_pairs, alone_sixes, table,
+                                               suits, ranks, cap, powers, removing, flags_of, suit_flags, six_levels,
+                                               scratch, r_hu, r_flush, pair_fix, after)
+                n_hu += d_hu
+                n_flush += d_flush
             bonus = 0.0
             if bonus_bet > 0:
                 bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
@@ -552,6 +400,240 @@ def _fa_values(hold, m4, alone_offsets, alone_pairs, alone_slots, n_slots, table
     for e in range(n_cases):
         for b in range(bets.shape[0]):
             out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
+
+
+
+@kernel(inline="always")
+def _powers(ranks, base):
+    """``base ** r`` for each rank r: the digit weights of a suit key."""
+    powers = np.ones(ranks, np.int64)
+    for r in range(1, ranks):
+        powers[r] = powers[r - 1] * base
+    return powers
+
+
+@kernel(inline="always")
+def _cases(removals, unseen):
+    """Per case: its number of two-card completions; which card types need R(t); whether any case removes."""
+    n_unseen = unseen.sum()
+    n_cases = removals.shape[0]
+    total2 = np.empty(n_cases)
+    needs_r = np.zeros(unseen.shape[0], np.bool_)
+    removing = False
+    for e in range(n_cases):
+        n_left = n_unseen - (1 if removals[e, 0] >= 0 else 0) - (1 if removals[e, 1] >= 0 else 0)
+        total2[e] = (n_left - 4) * (n_left - 5) / 2.0
+        for k in range(2):
+            if removals[e, k] >= 0:
+                needs_r[removals[e, k]] = True
+                removing = True
+    return total2, needs_r, removing
+
+
+@kernel(inline="always")
+def _community_weight(m4, i, left, before, runs):
+    """Weight prod C(U_t, a_t) of four-card community ``i`` (ordered falling product, divided by run
+    lengths), taking its cards out of ``left``; ``before`` and ``runs`` keep the factors for
+    :func:`_removed_weight`. Zero when the community cannot be dealt."""
+    weight = 1.0
+    run = 1
+    for c in range(4):
+        t = m4[i, c]
+        if left[t] == 0:
+            return 0.0
+        before[c] = left[t]
+        weight *= left[t]
+        left[t] -= 1
+        run = run + 1 if c > 0 and m4[i, c - 1] == t else 1
+        runs[c] = run
+        weight /= run
+    return weight
+
+
+@kernel(inline="always")
+def _case_weights(m4, i, weight, removals, in_a, before, runs, weights, total4):
+    """Each case's weight of community ``i``: the plain one unless a removed card is one it takes."""
+    for c in range(4):
+        in_a[m4[i, c]] = True
+    for e in range(removals.shape[0]):
+        r1 = removals[e, 0]
+        r2 = removals[e, 1]
+        if (r1 < 0 or not in_a[r1]) and (r2 < 0 or not in_a[r2]):
+            weights[e] = weight
+        else:
+            weights[e] = _removed_weight(m4, i, before, runs, r1, r2)
+        total4[e] += weights[e]
+    for c in range(4):
+        in_a[m4[i, c]] = False
+
+
+@kernel(inline="always")
+def _community_keys(m4, i, hold_keys, x, keys, powers, ranks, cap):
+    """Add community ``i`` to ``x`` (the hold's counts) and set ``keys`` to the suit keys of the result."""
+    for s in range(3):
+        keys[s] = hold_keys[s]
+    for c in range(4):
+        t = m4[i, c]
+        x[t] += 1
+        if x[t] <= cap:
+            s = t // ranks
+            keys[s] += powers[t - s * ranks]
+
+
+@kernel(inline="always")
+def _new_profiles(n_profiles, ranks, cap, jokers):
+    """Room for the suit profiles, built on first use and keyed by the suit part of A (base
+    ``min(cap, 4) + 1`` digits: a four-card community holds a card at most 4 times)."""
+    nb = _n_buckets(jokers)
+    a_powers = _powers(ranks, min(cap, 4) + 1)
+    profile_of = np.full((3, a_powers[ranks - 1] * (min(cap, 4) + 1)), -1, np.int16)
+    return (a_powers, profile_of, np.zeros(3, np.int64),
+            np.empty((3, n_profiles, nb), np.int64), np.empty((3, n_profiles, nb), np.float64),
+            np.empty((3, n_profiles), np.int64),
+            np.empty((3, n_profiles, nb), np.int64), np.empty((3, n_profiles, nb), np.float64),
+            np.empty((3, n_profiles), np.int64),
+            np.empty((3, n_profiles, ranks), np.int64), np.empty((3, n_profiles, ranks, nb), np.int64),
+            np.empty((3, n_profiles, ranks, nb), np.float64), np.empty((3, n_profiles, ranks), np.int64),
+            np.empty(3, np.int64), np.empty(3, np.int64))
+
+
+@kernel(inline="always")
+def _new_counts(n_suited, jokers):
+    """Scratch for one community's completion counts: the suits' buckets, cross sums per suit and
+    bucket, R(t) for hu and flush hu, each type's one-card bucket, and the hand-card fixes of pairs."""
+    nb = _n_buckets(jokers)
+    return (np.empty(3, np.int64), np.empty((3, nb)), np.empty((3, nb)), np.zeros(n_suited), np.zeros(n_suited),
+            np.empty(n_suited, np.int64), np.zeros((n_suited, n_suited), np.int64), np.empty(3, np.int64))
+
+
+@kernel(inline="always")
+def _new_hand_rule(hold, alone, cap, ranks, jokers):
+    """Memos for the hand-card re-test: hand-card flags of a suit by its key (see
+    :func:`solver.game.hu._suit_flags_with_hand`), -1 until found, (cap + 1)^ranks bytes per suit
+    (a hashed memo measured twice as slow per pass), and both levels of each six-card community
+    that forms a hu alone (plain | hand-card level << 2)."""
+    _, _, sixes = alone
+    n_sixes = sixes.max() + 1 if sixes.shape[0] > 0 else 0
+    return (np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8), np.zeros(3, np.int64),
+            np.full(n_sixes if jokers == 0 else 0, -1, np.int8), np.zeros(hold.shape[0], np.int64))
+
+
+@kernel(inline="always")
+def _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket, suits, hu_of, flush_of, nb):
+    """Plain hu and flush-hu completions, from the suit profiles in use."""
+    n_hu = 0.0
+    n_flush = 0.0
+    # both cards in one suit: that suit's bucket changes
+    for su in range(suits):
+        p = used[su]
+        for q in range(h2_n[su, p]):
+            at = _bucket_at(bucket, su, h2_bucket[su, p, q], -1, 0, nb)
+            n_hu += h2_mass[su, p, q] * hu_of[at]
+            n_flush += h2_mass[su, p, q] * flush_of[at]
+    # one card in each of two suits
+    for s1 in range(suits):
+        p1 = used[s1]
+        for s2 in range(s1 + 1, suits):
+            p2 = used[s2]
+            for a in range(h1_n[s1, p1]):
+                mass_a = h1_mass[s1, p1, a]
+                for b in range(h1_n[s2, p2]):
+                    at = _bucket_at(bucket, s1, h1_bucket[s1, p1, a], s2, h1_bucket[s2, p2, b], nb)
+                    mass = mass_a * h1_mass[s2, p2, b]
+                    n_hu += mass * hu_of[at]
+                    n_flush += mass * flush_of[at]
+    return n_hu, n_flush
+
+
+@kernel(inline="always")
+def _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits, ranks, hu_of,
+                    flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush, one_bucket):
+    """R(t) for each removed type t, into ``r_hu`` and ``r_flush``: completions holding a card of
+    type t. With the other card in another suit it depends on t only through t's one-card bucket."""
+    for su in range(suits):
+        for k in range(nb):
+            hu_sum = 0.0
+            flush_sum = 0.0
+            for s2 in range(suits):
+                if s2 == su:
+                    continue
+                p2 = used[s2]
+                for b in range(h1_n[s2, p2]):
+                    at = _bucket_at(bucket, su, k, s2, h1_bucket[s2, p2, b], nb)
+                    hu_sum += h1_mass[s2, p2, b] * hu_of[at]
+                    flush_sum += h1_mass[s2, p2, b] * flush_of[at]
+            cross_hu[su, k] = hu_sum
+            cross_flush[su, k] = flush_sum
+    for t in range(needs_r.shape[0]):
+        if not needs_r[t] or left[t] == 0:
+            continue
+        s = t // ranks
+        r = t - s * ranks
+        p = used[s]
+        one_bucket[t] = one_b[s, p, r]
+        hu_sum = cross_hu[s, one_bucket[t]]
+        flush_sum = cross_flush[s, one_bucket[t]]
+        for q in range(r_n[s, p, r]):
+            at = _bucket_at(bucket, s, r_bucket[s, p, r, q], -1, 0, nb)
+            hu_sum += r_mass[s, p, r, q] * hu_of[at]
+            flush_sum += r_mass[s, p, r, q] * flush_of[at]
+        r_hu[t] = hu_sum
+        r_flush[t] = flush_sum
+
+
+@kernel(inline="always")
+def _hand_rule_fix(i, keys, x, left, hold, offsets, pairs, sixes, table, suits, ranks, cap, powers, removing,
+                   flags_of, suit_flags, six_levels, scratch, r_hu, r_flush, pair_fix, after):
+    """Completions where the community alone forms a hu, re-tested with the hand-card rule: the change
+    in (hu, flush hu) counts; with ``removing``, R(t) and the pair fixes follow it (memos: see
+    :func:`_new_hand_rule`)."""
+    d_hu_all = 0.0
+    d_flush_all = 0.0
+    for e in range(offsets[i], offsets[i + 1]):
+        t1 = pairs[e, 0]
+        t2 = pairs[e, 1]
+        w = left[t1] * (left[t1] - 1) / 2.0 if t1 == t2 else left[t1] * left[t2] * 1.0
+        if w == 0.0:
+            continue
+        # X plus the completion is the hold plus six community cards, which come back under up
+        # to 15 A's: both levels are worked out once per six-card community
+        levels = six_levels[sixes[e]]
+        if levels < 0:
+            _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
+            levels = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
+                                   _needs_of_key(table, after[2]), 0)
+            for su in range(suits):
+                f = flags_of[su, after[su]]
+                if f < 0:
+                    f = _key_flags(after[su], su, hold, ranks, cap, scratch)
+                    flags_of[su, after[su]] = f
+                suit_flags[su] = f
+            levels |= _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) << 2
+            six_levels[sixes[e]] = levels
+        plain = levels & 3
+        exact = levels >> 2
+        if plain != exact:
+            d_hu = (1.0 if exact == 1 else 0.0) - (1.0 if plain == 1 else 0.0)
+            d_flush = (1.0 if exact == 2 else 0.0) - (1.0 if plain == 2 else 0.0)
+            d_hu_all += w * d_hu
+            d_flush_all += w * d_flush
+            if removing:
+                pair_fix[t1, t2] = 1 + exact
+                _fix_removal(t1, t2, left, d_hu, d_flush, r_hu, r_flush)
+    return d_hu_all, d_flush_all
+
+
+@kernel(inline="always")
+def _fix_removal(t1, t2, left, d_hu, d_flush, r_hu, r_flush):
+    """Carry a hand-card fix of completion (t1, t2) into R(t1) and R(t2)."""
+    if t1 == t2:
+        r_hu[t1] += (left[t1] - 1) * d_hu
+        r_flush[t1] += (left[t1] - 1) * d_flush
+    else:
+        r_hu[t1] += left[t2] * d_hu
+        r_flush[t1] += left[t2] * d_flush
+        r_hu[t2] += left[t1] * d_hu
+        r_flush[t2] += left[t1] * d_flush
 
 
 # Layout of the sums ``_fa_values`` keeps per case and bet: card combinations (weights) of the
@@ -730,24 +812,21 @@ def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np
     index = community_index(geometry)
     alone = alone_index(geometry)
     out = np.empty((len(removals), len(config.fa_hu_bets)), np.float64)
-    _fa_values(
-        np.ascontiguousarray(hold_counts, dtype=np.int64), index.m4_types, alone.offsets, alone.pairs, alone.slots,
-        alone.n_slots,
-        suit_table(geometry), geometry.suits,
-        geometry.ranks, digit_cap(geometry), np.ascontiguousarray(unseen_suited, dtype=np.int64), removals,
-        np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
-        payout_vector(config), suit_profiles_max(geometry), float(bonus_bet),
-        np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5,
-        np.zeros(1) if bonus_ev is None else community_bonus_net(config),  # a second or so to build: only if read
-        out, track, np.zeros(1) if tracked is None else tracked,
-    )
+    deck = (index.m4_types, (alone.offsets, alone.pairs, alone.sixes), suit_table(geometry), geometry.suits,
+            geometry.ranks, digit_cap(geometry), suit_profiles_max(geometry))
+    payouts = (np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
+               payout_vector(config))
+    bonus = (float(bonus_bet), np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5,
+             np.zeros(1) if bonus_ev is None else community_bonus_net(config))  # a second or so to build: only if read
+    _fa_values(np.ascontiguousarray(hold_counts, dtype=np.int64), np.ascontiguousarray(unseen_suited, dtype=np.int64),
+               removals, deck, payouts, bonus, out, track, np.zeros(1) if tracked is None else tracked)
     return out
 
 
 @lru_cache(maxsize=4)
 def suit_profiles_max(geometry: DeckGeometry) -> int:
     """How many distinct suit parts (at most four cards of one suit) a four-card community can have."""
-    cap = min(geometry.copies, 4)
+    cap = min(geometry.copies_in_play, 4)
     return sum(len(sorted_multisets(geometry.ranks, cap, k)) for k in range(1, 5)) + 1
 
 
@@ -772,3 +851,9 @@ def hold_outcomes(hold_counts: np.ndarray, unseen_suited: np.ndarray, fa_bet: fl
         if n:
             counts[name] = int(n)
     return counts, float(tracked[-1])
+
+
+def hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig, bonus_bet: float = 0.0,
+                bonus_ev: np.ndarray | None = None) -> np.ndarray:
+    """Value of each fa-hu bet for a hold (T and F counted, DD not; the bonus when B > 0)."""
+    return fa_values(counts_of(hold, config.geometry), unseen, config, bonus_bet, bonus_ev)

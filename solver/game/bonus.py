@@ -180,7 +180,7 @@ def community_mask_counts(geometry: DeckGeometry) -> np.ndarray:
 def bonus_table(config: GameConfig) -> BonusTable:
     """Exact return table of a resolved unit bonus bet: every paid combination with its count."""
     geometry = config.geometry
-    total = comb(geometry.n_suited * geometry.copies, 6)
+    total = comb(geometry.n_suited * geometry.copies_in_play, 6)
     by_mask = community_mask_counts(geometry)
     assert int(by_mask.sum()) == total
     grouped: dict[str, tuple[float, int]] = {}

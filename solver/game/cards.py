@@ -28,14 +28,16 @@ class DeckGeometry:
     """Shape of the deck: the real game is 3 suits x 9 ranks x 3 copies + 1 joker, per deck.
 
     Tests shrink it (e.g. 2 suits x 4 ranks) so that a plain game-tree
-    enumeration is feasible. ``copies`` and ``jokers`` are totals over all
-    decks in play.
+    enumeration is feasible. The deck in play may be several decks shuffled
+    together: ``copies_in_play`` and ``jokers_in_play`` count over all of them
+    (the configuration's ``copies`` and ``jokers`` are per deck; see
+    :attr:`solver.game.config.GameConfig.geometry`).
     """
 
     suits: int = 3
     ranks: int = 9
-    copies: int = 3
-    jokers: int = 1
+    copies_in_play: int = 3
+    jokers_in_play: int = 1
 
     @property
     def n_suited(self) -> int:
@@ -55,14 +57,19 @@ class DeckGeometry:
     @property
     def size(self) -> int:
         """Number of cards in the deck (82 for one real deck)."""
-        return self.n_suited * self.copies + self.jokers
+        return self.n_suited * self.copies_in_play + self.jokers_in_play
+
+    def cards(self) -> list[int]:
+        """Every card of the deck in play, as type indices, in type order."""
+        suited = [t for t in range(self.n_suited) for _ in range(self.copies_in_play)]
+        return suited + [self.joker] * self.jokers_in_play
 
     def full_counts(self) -> np.ndarray:
         """Count vector of the whole deck."""
         import numpy as np  # here, not at the top: a table query needs no arrays and starts faster without numpy
 
-        counts = np.full(self.n_types, self.copies, dtype=np.int64)
-        counts[self.joker] = self.jokers
+        counts = np.full(self.n_types, self.copies_in_play, dtype=np.int64)
+        counts[self.joker] = self.jokers_in_play
         return counts
 
     def suit_of(self, card: int) -> int:
@@ -168,7 +175,7 @@ def check_available(groups: Mapping[str, Iterable[int]], geometry: DeckGeometry)
             if name not in where.setdefault(card, []):
                 where[card].append(name)
     for card, n in sorted(seen.items()):
-        limit = geometry.jokers if card == geometry.joker else geometry.copies
+        limit = geometry.jokers_in_play if card == geometry.joker else geometry.copies_in_play
         if n > limit:
             places = " and ".join(where[card])
             raise InputError(

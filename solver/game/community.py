@@ -118,7 +118,7 @@ class CommunityIndex:
 
 def _build_community_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     n = geometry.n_suited
-    cap = geometry.copies
+    cap = geometry.copies_in_play
     m4, m5, m6 = (sorted_multisets(n, cap, k) for k in (4, 5, 6))
     return {"m4_types": m4, "m5_types": m5, "m6_types": m6,
             "succ4": _successors(m4, _packed(m5), n), "succ5": _successors(m5, _packed(m6), n)}
@@ -159,18 +159,18 @@ def _alone_pairs(m4, succ4, succ5, m6_alone, n_types, offsets, pairs, rows):
 @dataclass(frozen=True)
 class AloneIndex:
     """For each four-card community ``i``, the completions ``pairs[offsets[i]:offsets[i+1]]``
-    whose six community cards form a hu by themselves; ``slots`` numbers those six-card
-    communities (the same six cards, from whichever four, have the same slot) from 0 to
-    ``n_slots - 1``, so a pass can work out each one's hand-card level once."""
+    whose six community cards form a hu by themselves; ``sixes`` numbers those six-card
+    communities (the same six cards, from whichever four, have the same number) from 0 to
+    ``n_sixes - 1``, so a pass can work out each one's hand-card level once."""
 
     offsets: np.ndarray
     pairs: np.ndarray
-    slots: np.ndarray
+    sixes: np.ndarray
 
     @property
-    def n_slots(self) -> int:
+    def n_sixes(self) -> int:
         """How many six-card communities form a hu by themselves."""
-        return int(self.slots.max()) + 1 if len(self.slots) else 0
+        return int(self.sixes.max()) + 1 if len(self.sixes) else 0
 
 
 @lru_cache(maxsize=4)
@@ -190,5 +190,5 @@ def _build_alone_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     pairs = np.empty((n, 2), np.int8)
     rows = np.empty(n, np.int64)
     _alone_pairs(index.m4_types, index.succ4, index.succ5, m6_alone, geometry.n_suited, offsets, pairs, rows)
-    slots = np.unique(rows, return_inverse=True)[1].astype(np.int32)
-    return {"offsets": offsets, "pairs": pairs, "slots": slots}
+    sixes = np.unique(rows, return_inverse=True)[1].astype(np.int32)
+    return {"offsets": offsets, "pairs": pairs, "sixes": sixes}

@@ -109,8 +109,8 @@ class GameConfig:
         return DeckGeometry(
             suits=self.suits,
             ranks=self.ranks,
-            copies=self.copies * self.decks,
-            jokers=self.jokers * self.decks,
+            copies_in_play=self.copies * self.decks,
+            jokers_in_play=self.jokers * self.decks,
         )
 
     def fingerprint(self) -> str:
@@ -188,7 +188,7 @@ def validate(config: GameConfig) -> GameConfig:
     for key, ok, what in checks:
         if not ok:
             raise ConfigError(f"{key} must be {what}, got {getattr(config, key.split('.')[1])}")
-    suited = config.geometry.n_suited * config.geometry.copies
+    suited = config.geometry.n_suited * config.geometry.copies_in_play
     if suited < CARDS_SEEN_AT_MOST:
         raise ConfigError(
             f"deck.copies: the deck holds {suited} suited cards, too few for a hand "

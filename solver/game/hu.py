@@ -32,7 +32,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.game.cards import DeckGeometry
+from solver.game.cards import DeckGeometry, counts_of
+from solver.game.config import GameConfig
 from solver.runtime.jit import kernel
 
 #: Deficits larger than any real one.
@@ -217,6 +218,15 @@ def hu_level(counts: np.ndarray, geometry: DeckGeometry) -> HuLevel:
     return HuLevel(_hu_level(counts, geometry.suits, geometry.ranks))
 
 
+def claim_value(hand: tuple[int, ...], config: GameConfig, multiplier: float, flush_pays: float,
+                pays: float) -> float | None:
+    """Payout of claiming a hu of ``hand`` (``None`` if it has none)."""
+    level = hu_level(counts_of(hand, config.geometry), config.geometry)
+    if level == 0:
+        return None
+    return multiplier * (flush_pays if level == 2 else pays)
+
+
 def hu_level_with_hand(hand_counts: np.ndarray, community_counts: np.ndarray, geometry: DeckGeometry) -> HuLevel:
     """What hand + community can form with a hu that uses at least one hand card (step 14)."""
     hand = np.ascontiguousarray(hand_counts, dtype=np.int64)
@@ -250,7 +260,7 @@ EMPTY_SUIT = 2 | (3 << 2) | (5 << 4)
 
 def digit_cap(geometry: DeckGeometry) -> int:
     """Largest count a suit key distinguishes."""
-    return min(geometry.copies, 5)
+    return min(geometry.copies_in_play, 5)
 
 
 @kernel

@@ -84,12 +84,12 @@ def _net(outcome: Outcome, pays: dict, number: type):
 def slot_denominator(geometry: DeckGeometry, slot: int) -> int:
     """Number of equally likely (deal, draw, four community, two community) paths when ``slot``
     jokers are among the eight cards seen before the community."""
-    suited_left = geometry.n_suited * geometry.copies - (8 - slot)
+    suited_left = geometry.n_suited * geometry.copies_in_play - (8 - slot)
     return comb(geometry.size, 6) * comb(geometry.size - 6, 2) * comb(suited_left, 4) * comb(suited_left - 4, 2)
 
 
 def slot_scale(geometry: DeckGeometry, slot: int) -> tuple[int, int]:
     """(C(suited left, 4), C(suited left - 4, 2)): what a path ending before the community,
     or before the last two cards, is multiplied by to share its slot's denominator."""
-    suited_left = geometry.n_suited * geometry.copies - (8 - slot)
+    suited_left = geometry.n_suited * geometry.copies_in_play - (8 - slot)
     return comb(suited_left, 4), comb(suited_left - 4, 2)

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from solver.errors import InputError
 from solver.game.cards import check_available, check_count, counts_of, format_cards
 from solver.game.config import GameConfig
 from solver.game.options import Stage
+
+if TYPE_CHECKING:
+    import numpy as np  # a table lookup validates states without loading numpy
 
 
 @dataclass(frozen=True)
@@ -75,3 +79,9 @@ def validate_state(state: State, config: GameConfig) -> State:
         raise InputError(f"the bonus bet must be a finite number, not negative, got {state.bonus:g}")
     return State(stage, tuple(sorted(state.hand)), tuple(sorted(state.dead)), tuple(sorted(state.community)),
                  float(state.double_down), float(state.fa_bet), float(state.bonus))
+
+
+def unseen_suited(seen: tuple[int, ...], config: GameConfig) -> np.ndarray:
+    """Suited counts the community can still come from, given every card seen."""
+    geometry = config.geometry
+    return (geometry.full_counts() - counts_of(seen, geometry))[: geometry.n_suited]

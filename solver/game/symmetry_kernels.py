@@ -98,7 +98,7 @@ def _canonical_keys_of_rows(first_rows, second_rows, n_types, suits, ranks, base
 
 def pattern_base(geometry: DeckGeometry) -> int:
     """A base for suit patterns: larger than any count of one suited card in a group."""
-    return geometry.copies + 1
+    return geometry.copies_in_play + 1
 
 
 def canonical_keys(geometry: DeckGeometry, first: np.ndarray, second: np.ndarray | None = None) -> np.ndarray:

@@ -415,7 +415,7 @@ def ting_outs_table(config: GameConfig, max_outs: int = 30) -> list[dict[str, An
     At a threshold the options tie, and the one with less money at risk is
     taken (docs/rules.md, "Information and optimal play").
     """
-    n = config.geometry.size - config.geometry.jokers - 12
+    n = config.geometry.size - config.geometry.jokers_in_play - 12
     out = []
     for fa, thresholds in zip(config.fa_hu_bets, ting_thresholds(config)):
         for a in range(min(max_outs, n) + 1):

@@ -118,37 +118,68 @@ def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float
 
 
 def par_sheet_document(sheet: ParSheet) -> list[Block]:
-    """The par sheet as document blocks (``solver.render.document`` renders them as Markdown or HTML)."""
+    """The par sheet as document blocks: ``solver.render.document`` renders them as text (the
+    ``edge`` command), Markdown or HTML (the report), so every form says the same thing."""
     data = sheet.to_json()
-    s = sheet.summary
-    figures = [
-        ("EV per hand", f"{data['ev']:+.12f}", data["ev_exact"]),
-        ("house edge", f"{data['house_edge']:.12f} ({100 * data['house_edge']:.4f}%)", data["house_edge_exact"]),
-        ("element of risk", f"{data['element_of_risk']:.12f} ({100 * data['element_of_risk']:.4f}%)", ""),
-        ("average total bet", f"{data['average_total_bet']:.6f}",
-         " + ".join(f"{k} {v:.6f}" for k, v in data["average_bets"].items())),
-        ("standard deviation per hand", f"{data['std_dev']:.6f}", f"variance {data['variance']:.6f}"),
-        ("hit frequency", f"{data['hit_frequency']:.6f}", ""),
-        ("bonus, per resolved bet", f"EV {data['bonus_per_resolved_bet']['ev']:+.6f}",
-         f"house edge {100 * data['bonus_per_resolved_bet']['house_edge']:.4f}%"),
-        ("bonus, per bet placed (lone player)", f"EV {data['bonus_per_bet_placed']['ev']:+.6f}",
-         f"settled on {data['bonus_per_bet_placed']['settled']:.6f} of hands"),
-    ]
-    decisions = []
-    for name, value in data["decisions"].items():
-        if isinstance(value, dict):
-            decisions += [(f"{name.replace('_', ' ')} {k}", f"{v:.6f}") for k, v in value.items()]
-        else:
-            decisions.append((name.replace("_", " "), f"{value:.6f}"))
-    return [
+    blocks: list[Block] = [
         Heading(2, "Par sheet: optimal play", "par-sheet"),
-        Paragraph(f"Exact figures from the solve in {s.directory}, per hand, in units of the tian-hu bet. "
-                  f"Combinations are out of {data['denominator']}."),
-        Table(["figure", "value", "exact / detail"], figures, "lrl"),
+        Paragraph(f"Exact figures from the solve in {sheet.summary.directory}, per hand, in units of the "
+                  f"tian-hu bet. Combinations are out of {data['denominator']}."),
+        Table(["figure", "value", "exact / detail"], _figure_rows(data), "lrl"),
         Heading(3, "Return table"),
         Table(["outcome", "net", "combinations", "probability", "return"],
               [[o["outcome"], f"{o['net']:+g}", o["combinations"], f"{o['probability']:.10f}",
                 f"{o['return']:+.10f}"] for o in data["outcomes"]], "lrrrr"),
         Heading(3, "Decisions (probability per hand)"),
-        Table(["decision", "probability"], decisions, "lr"),
+        Table(["decision", "probability"], _decision_rows(data["decisions"]), "lr"),
+    ]
+    if "bonus_aware" in data:
+        blocks += _bonus_aware_blocks(data["bonus_aware"])
+    if "strategies" in data:
+        blocks += [
+            Heading(3, "Simple strategies"),
+            Paragraph("Each evaluated exactly, with optimal play wherever the rule is silent."),
+            Table(["strategy", "rule", "EV", "house edge", "loss vs optimal"],
+                  [[r["strategy"], r["description"], f"{r['ev']:+.6f}", f"{100 * r['house_edge']:.4f}%",
+                    f"{r['loss_vs_optimal']:.6f}"] for r in data["strategies"]], "llrrr"),
+        ]
+    return blocks
+
+
+def _figure_rows(data: dict[str, Any]) -> list[list[str]]:
+    placed = data["bonus_per_bet_placed"]
+    return [
+        ["EV per hand", f"{data['ev']:+.12f}", data["ev_exact"]],
+        ["house edge", f"{data['house_edge']:.12f} ({100 * data['house_edge']:.4f}%)", data["house_edge_exact"]],
+        ["element of risk", f"{data['element_of_risk']:.12f} ({100 * data['element_of_risk']:.4f}%)", ""],
+        ["average total bet", f"{data['average_total_bet']:.6f}",
+         " + ".join(f"{k} {v:.6f}" for k, v in data["average_bets"].items())],
+        ["standard deviation per hand", f"{data['std_dev']:.6f}", f"variance {data['variance']:.6f}"],
+        ["hit frequency", f"{data['hit_frequency']:.6f}", ""],
+        ["bonus, per resolved bet", f"EV {data['bonus_per_resolved_bet']['ev']:+.6f}",
+         f"house edge {100 * data['bonus_per_resolved_bet']['house_edge']:.4f}%"],
+        ["bonus, per bet placed (lone player)", f"EV {placed['ev']:+.6f}",
+         f"house edge {100 * placed['house_edge']:.4f}%, settled on {placed['settled']:.6f} of hands"],
+    ]
+
+
+def _decision_rows(decisions: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for name, value in decisions.items():
+        if isinstance(value, dict):
+            rows += [[f"{name.replace('_', ' ')} {k}", f"{v:.6f}"] for k, v in value.items()]
+        else:
+            rows.append([name.replace("_", " "), f"{value:.6f}"])
+    return rows
+
+
+def _bonus_aware_blocks(b: dict[str, Any]) -> list[Block]:
+    rows = [[name, f"{b[k]['main_game_ev']:+.6f}", f"{b[k]['bonus_settled']:.6f}",
+             f"{b[k]['bonus_return_per_bet_placed']:+.6f}", f"{b[k]['total_ev']:+.6f}"]
+            for name, k in (("(a) main-game-optimal", "main_optimal"), ("(b) bonus-aware", "bonus_aware"))]
+    return [
+        Heading(3, f"With a bonus bet of {b['bet']:g}"),
+        Table(["strategy", "main EV", "bonus settled", "bonus EV per bet", "main + B x bonus"], rows, "lrrrr"),
+        Paragraph(f"The bonus-aware strategy changes the main game's EV by {b['main_game_ev_change']:+.6f} "
+                  f"and the bonus's return per bet placed by {b['bonus_return_change']:+.6f}."),
     ]

@@ -137,6 +137,20 @@ FIGURES: dict[str, tuple[str, Callable[[GameConfig, Path, Chart], Figure]]] = {
 }
 
 
+def save_figure(fig: Figure, stem: Path, formats: tuple[str, ...] = ("png", "svg")) -> list[Path]:
+    """Save ``fig`` as ``stem.<format>`` for each format (the SVG reproducible: no date) and close it."""
+    written = []
+    for fmt in formats:
+        path = stem.with_name(f"{stem.name}.{fmt}")
+        if fmt == "svg":
+            fig.savefig(path, format="svg", dpi=120, metadata={"Date": None}, bbox_inches="tight")
+        else:
+            fig.savefig(path, dpi=120, bbox_inches="tight")
+        written.append(path)
+    plt.close(fig)
+    return written
+
+
 def save_figures(config: GameConfig, tables: Path | str, chart: Chart, out: Path | str,
                  formats: tuple[str, ...] = ("png", "svg")) -> tuple[list[DocFigure], list[Path]]:
     """Draw every figure, save it into ``out`` in each of ``formats`` (png, svg: none is fine), and return
@@ -149,13 +163,6 @@ def save_figures(config: GameConfig, tables: Path | str, chart: Chart, out: Path
         fig = draw(config, Path(tables), chart)
         svg = io.StringIO()
         fig.savefig(svg, format="svg", dpi=120, metadata={"Date": None}, bbox_inches="tight")
-        for fmt in formats:
-            path = out / f"{name}.{fmt}"
-            if fmt == "svg":
-                path.write_text(svg.getvalue())
-            else:
-                fig.savefig(path, dpi=120, bbox_inches="tight")
-            written.append(path)
-        plt.close(fig)
         figures.append(DocFigure(name, caption, svg.getvalue()))
+        written += save_figure(fig, out / name, formats)
     return figures, written

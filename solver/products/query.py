@@ -147,8 +147,8 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
     """The ting decision in the chart's terms: the outs (unseen cards that complete a hu using a hand
     card with any second card) and the exact chance that the last two cards win (from the state's
     :func:`solver.evaluator.api.ting_state_outcomes`)."""
-    from solver.evaluator.draw import unseen_suited
     from solver.game.hu import hu_level_with_hand
+    from solver.game.state import unseen_suited
 
     geometry = config.geometry
     hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)

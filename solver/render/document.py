@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from solver.render.textfmt import text_table
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -69,6 +71,24 @@ def to_markdown(blocks: Sequence[Block]) -> str:
         else:
             out += [f"![{block.caption}]({block.name}.png)", "", f"*{block.caption}*", ""]
     return "\n".join(out)
+
+
+def to_text(blocks: Sequence[Block]) -> str:
+    """The blocks as plain text for a terminal (headings underlined, tables aligned, figures as captions)."""
+    out: list[str] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            plain = block.text.replace("**", "")
+            out += [plain, ("=" if block.level <= 2 else "-") * len(plain), ""]
+        elif isinstance(block, Paragraph):
+            out += [block.text.replace("**", ""), ""]
+        elif isinstance(block, Bullets):
+            out += [f"- {item.replace('**', '')}" for item in block.items] + [""]
+        elif isinstance(block, Table):
+            out += [text_table(block.header, block.rows, block.align or None), ""]
+        else:
+            out += [f"[figure: {block.caption}]", ""]
+    return "\n".join(out).rstrip("\n")
 
 
 def _inline(text: str) -> str:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from solver.game.cards import DeckGeometry
 
 #: Bump when a cached table's layout or meaning changes without a version change.
-FORMAT = 3
+FORMAT = 4
 
 
 def cache_dir() -> Path:
@@ -43,7 +43,7 @@ def cached_arrays(
     """The arrays ``build()`` returns, read from the cache when a file for this geometry and version exists."""
     import numpy as np  # here, not at the top: a table query uses only cache_dir
 
-    tag = f"{geometry.suits}x{geometry.ranks}x{geometry.copies}j{geometry.jokers}"
+    tag = f"{geometry.suits}x{geometry.ranks}x{geometry.copies_in_play}j{geometry.jokers_in_play}"
     path = cache_dir() / f"{name}-{tag}-v{__version__}-f{FORMAT}.npz"
     try:
         with np.load(path) as data:

@@ -1,8 +1,8 @@
 """numba kernels that load on their first compiled call, and can run as plain Python.
 
-Importing numba and loading a kernel from numba's on-disk cache take about
-1.5 s on a 2-core machine, far longer than the few hundred hu tests of a
-ting query take in plain Python. So :func:`kernel` marks a function for
+Importing numba and loading a kernel from numba's on-disk cache take far
+longer than the few hundred hu tests of a ting query take in plain Python
+(docs/performance.md has the figures). So :func:`kernel` marks a function for
 numba without importing it. The first call outside :func:`interpreted`
 imports numba, makes every kernel's dispatcher and rebinds the package's
 module globals to them (numba must see a kernel called by another kernel as

@@ -373,8 +373,8 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
         hold, pool, index.m4_types, alone.offsets, alone.pairs, suit_table(geometry), geometry.suits,
         geometry.ranks, digit_cap(geometry), float(t2_least), constants.fa_bets, constants.c, constants.p1,
         constants.pf1, constants.m_min, constants.m_max, constants.bonus_bet > 0, bonus, index.succ4, index.succ5, net,
-        binomial_table(geometry.copies), base, alive_index, acount, w0, q0, lin, qb, linb, pair_level, pair_bonus, g_hu,
-        g_flush)
+        binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, qb, linb, pair_level,
+        pair_bonus, g_hu, g_flush)
     live = slice(0, n_live)
     keep = slice(0, n_live if bonus else 0)
     return HoldColumns(hold, pool, n_live, np.ascontiguousarray(acount[:, live]), w0[live].copy(),
@@ -651,6 +651,6 @@ def walk(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, consta
     _walk(c.acount, c.w0, c.q0, c.lin, c.qb, c.linb, c.pair_level, c.pair_bonus, c.g_hu, c.g_flush, c.pool, rows,
           np.ascontiguousarray(track_bet, dtype=np.int64), np.ascontiguousarray(track_min, dtype=np.bool_), tracking,
           constants.fa_bets, constants.c, constants.step11_hu, constants.step11_flush, constants.p1, constants.pf1,
-          constants.m_min, constants.m_max, constants.bonus_bet, binomial_table(geometry.copies),
+          constants.m_min, constants.m_max, constants.bonus_bet, binomial_table(geometry.copies_in_play),
           geometry.n_suited + 1, out)
     return out

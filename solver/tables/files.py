@@ -198,6 +198,47 @@ def read_table(path: Path, columns: list[str] | None = None) -> pa.Table:
         raise damaged(path, error) from None
 
 
+def content_digest(path: Path, ignore: tuple[str, ...] = ("seconds",)) -> str:
+    """A digest of a table's contents: its column names, types and values, in order.
+
+    Unlike the file's bytes it ignores what a re-solve changes without
+    changing a number (the writer's version, the creation time in the
+    metadata, and the columns in ``ignore``: the solve's duration), so a
+    test can pin the committed tables and any change in a value fails it."""
+    import hashlib
+
+    import numpy as np
+    import pyarrow as pa
+
+    digest = hashlib.sha256()
+
+    def feed(array: pa.Array) -> None:
+        if pa.types.is_list(array.type):
+            offsets = array.offsets.to_numpy()
+            digest.update((offsets - offsets[0]).astype("<i8").tobytes())
+            feed(array.flatten())
+        elif pa.types.is_fixed_size_list(array.type):
+            feed(array.flatten())
+        elif pa.types.is_string(array.type):
+            digest.update("\0".join(array.to_pylist()).encode())
+        else:
+            values = array.to_numpy(zero_copy_only=False)
+            if values.dtype == object:
+                raise TypeError(f"no digest for a column of {array.type}")
+            digest.update(np.ascontiguousarray(values, values.dtype.newbyteorder("<")).tobytes())
+
+    table = read_table(path)
+    for name in table.column_names:
+        if name in ignore:
+            continue
+        column = table[name].combine_chunks()
+        if column.null_count:
+            raise damaged(path, ValueError(f"column {name} holds nulls"))
+        digest.update(f"{name}:{column.type};".encode())
+        feed(column)
+    return digest.hexdigest()[:16]
+
+
 def check_tables(directory: Path, config: GameConfig, objective: Objective,
                  metadata: dict[str, Any] | None = None) -> None:
     """Refuse tables that are missing, unfinished, damaged or made for another configuration or objective.

@@ -1,7 +1,7 @@
 """A lookup index of a table directory, so that a query loads neither pyarrow nor numpy.
 
-Importing pyarrow and numpy takes about 0.35 s on a 2-core machine, more
-than a whole ``best --tables`` query may take, and a query is 15 lookups.
+Importing pyarrow and numpy takes longer than a whole ``best --tables``
+query may (docs/performance.md), and a query is 15 lookups.
 So the solve (or the first query) copies what queries read into one
 binary file in the cache folder (:func:`solver.runtime.diskcache.cache_dir`):
 
