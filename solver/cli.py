@@ -348,6 +348,93 @@ def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
 
 
+def cmd_paytable(args: argparse.Namespace) -> None:
+    """Solve the game exactly under other payouts: the house edge and the figures that keep it attractive.
+
+    --vary KEY=VALUES (repeatable) names a payout of the [payouts] table and
+    its values: a,b,c or start:stop:step (both ends included); bet-size lists
+    as 1/2,1/3. Every combination is a variant, solved exactly with optimal
+    play into strategy_tables/<fingerprint> (as solve --config would), or
+    read from there when already solved. Variants that differ only in the
+    tian-hu, di-hu or double-down payouts share the solve's first stage, so
+    each after the first costs a fraction of a solve. One row per variant:
+    the payouts, house edge (exact fraction in --json), element of risk,
+    average total bet, standard deviation, hit frequency and how often the
+    player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04
+    finds, for each payout named by --vary (a value list is optional then),
+    the value that gives each house edge, the others at the configuration's
+    values. --out DIR writes paytable.json, paytable.csv and a plot of the
+    house edge against each payout varied alone.
+    """
+    from solver.products.paytable import (
+        VariantSolver,
+        parse_values,
+        paytable_rows,
+        solve_for_target,
+        write_outputs,
+    )
+
+    config = _config(args)
+    grid: dict[str, list] = {}
+    named: list[str] = []
+    for item in args.vary:
+        key, _, text = item.partition("=")
+        key = key.strip()
+        named.append(key)
+        if text.strip() or not args.target:
+            grid[key] = parse_values(key, text.strip())
+    if not named:
+        raise InputError("paytable: give at least one --vary KEY=VALUES (see --help)")
+    progress = None if args.quiet or args.json else (lambda line: print(line, file=sys.stderr))
+    if args.scheduler and args.backend != "dask":
+        raise InputError("--scheduler is for --backend dask")
+    solver = VariantSolver(n_jobs=args.jobs, quiet=args.quiet or args.json, backend=args.backend,
+                           scheduler=args.scheduler)
+    solver.share(solver.directory(config), config)  # the configuration's own solve, when there is one
+    rows = paytable_rows(config, grid, solver, progress) if grid else []
+    targets = [solve_for_target(config, key, target, solver, progress=progress)
+               for key in dict.fromkeys(named) for target in args.target or ()]
+    written = write_outputs(Path(args.out), rows, targets, config) if args.out else []
+    if args.json:
+        print(json.dumps({"variants": [r.to_json() for r in rows], "targets": [t.to_json() for t in targets],
+                          "solves": solver.solves}))
+        return
+    if rows:
+        keys = list(rows[0].payouts)
+        table = [[*(_payout_text(r.payouts[k]) for k in keys), f"{100 * r.summary.house_edge:.4f}%",
+                  f"{100 * r.summary.element_of_risk:.4f}%", f"{float(r.summary.average_total_bet):.4f}",
+                  f"{r.summary.std_dev:.4f}", f"{r.summary.hit_frequency:.4f}",
+                  f"{r.summary.decisions()['fold_fa_hu']:.4f}", f"{r.summary.decisions()['fold_ting_hu']:.4f}"]
+                 for r in rows]
+        print(text_table([*keys, "house edge", "elem. of risk", "avg bet", "SD", "hit freq", "fold fa", "fold ting"],
+                         table, "r" * (len(keys) + 7)))
+    if targets:
+        print("payout values for each target house edge (the other payouts as configured):")
+        print(text_table(["payout", "target", "value", "house edge there", "solves", "note"],
+                         [[t.key, f"{100 * t.target:.4f}%", "-" if t.value is None else f"{t.value:.10g}",
+                           "-" if t.house_edge is None else f"{100 * t.house_edge:.6f}%", t.solves, t.note]
+                          for t in targets], "lrrrrl"))
+    print(f"{solver.solves} solve(s) run; " + (f"written: {', '.join(str(p) for p in written)}" if written
+                                                else "no files written (--out DIR writes JSON, CSV and plots)"))
+
+
+def _payout_text(value: object) -> str:
+    return "/".join(f"{v:g}" for v in value) if isinstance(value, tuple) else f"{value:g}"
+
+
+def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
+                        help="a payout and its values, e.g. tian_hu=4:6:0.5 or ting_hu=1,1.5 (repeatable)")
+    parser.add_argument("--target", type=_fractions, metavar="E,E,...",
+                        help="house edges to reach by changing each --vary payout alone, e.g. 0.02,0.04,0.06")
+    parser.add_argument("--out", metavar="DIR", help="write paytable.json, paytable.csv and plots here")
+    _add_jobs(parser, -1, "parallel processes per solve (default -1: all cores)")
+    parser.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
+                        help="joblib backend of each solve (dask spreads it over a cluster)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
 def cmd_chart(args: argparse.Namespace) -> None:
     """Derive a strategy chart a person can learn from a solve's tables, price it exactly, draw it.
 
@@ -453,6 +540,8 @@ COMMANDS: dict[str, Command] = {
               _add_chart_arguments),
     "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet; paytables for target edges",
               _add_bonus_arguments),
+    "paytable": (cmd_paytable, "solve the game under other payouts; the payout for a target house edge",
+                 _add_paytable_arguments),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu", _no_arguments),
     "cache": (cmd_cache, "what the cache folder holds; --prune deletes what is no longer read", _add_cache_arguments),
 }

@@ -122,6 +122,7 @@ def test_random_communities_against_the_naive_rule(config: GameConfig) -> None:
         assert bonus_payout(counts_of(cards, g), config) == naive_bonus_net(cards, config), cards
 
 
+@pytest.mark.slow
 def test_paytable_changes_meet_their_targets() -> None:
     """Each change makes the resolved bet's house edge the target (checked through the return table, an
     independent path); the whole payout is the largest keeping the edge at least the target."""

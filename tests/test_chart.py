@@ -86,6 +86,7 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
     return float(loss / per_hand)
 
 
+@pytest.mark.slow  # the chart fixture builds a chart: about a minute
 @pytest.mark.parametrize("stage", ["deal", "draw"])
 def test_chart_is_priced_exactly_and_never_beats_optimal(chart, stage: str, two_suit_tables: Path) -> None:
     """Each stage's loss, recomputed independently from the tables, agrees to 1e-12 and is not negative;
@@ -279,6 +280,7 @@ def test_cli(two_suit_tables: Path, tmp_path: Path, capsys) -> None:
     assert "gif" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_whole_chart_is_priced_exactly(chart, two_suit_tables: Path) -> None:
     """The solve that follows a chart (a mixed strategy: counts scaled to stay integers) agrees with the
     table pricing of each stage alone, to 1e-12, when the other stage is left to optimal play; the whole

@@ -125,7 +125,8 @@ def _running(pid: str) -> bool:
         return False
 
 
-@pytest.mark.parametrize("moment", list(MOMENTS))
+@pytest.mark.parametrize("moment", [m if m.startswith("mid-chunk") else pytest.param(m, marks=pytest.mark.slow)
+                                    for m in MOMENTS])  # the fast loop keeps one moment
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGINT"])
 def test_a_stopped_solve_leaves_no_process_and_resumes(whole: Path, tmp_path: Path, moment: str,
                                                        signal_name: str) -> None:

@@ -43,7 +43,7 @@ def test_five_identical_cards_form_a_hu_with_two_decks() -> None:
     assert level("55555p", TWO_JOKERS) == HuLevel.FLUSH
 
 
-@pytest.mark.parametrize("geometry", [G, TWO_JOKERS], ids=["1deck", "2decks"])
+@pytest.mark.parametrize("geometry", [G, pytest.param(TWO_JOKERS, marks=pytest.mark.slow)], ids=["1deck", "2decks"])
 def test_every_five_card_multiset(geometry: DeckGeometry) -> None:
     rows, _ = multisets(geometry.full_counts(), 5)
     fast = hu_levels(rows, geometry)

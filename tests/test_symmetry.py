@@ -124,6 +124,7 @@ def test_deal_class_weights_sum_to_all_deals() -> None:
     assert set(orbit_sizes) <= {encode(REAL, tuple(h)) for h in hands}
 
 
+@pytest.mark.slow
 def test_real_deck_class_counts() -> None:
     """The sizes of the solve's stages on the real deck (stage A's is pinned by the slow test below)."""
     holds = group_classes(REAL, 4)

@@ -118,6 +118,13 @@ class GameConfig:
         canonical = json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
+    def holds_fingerprint(self) -> str:
+        """Hash of the fields the solve's stage A (every hold's fa-hu and ting values) reads: all but
+        :data:`DEAL_PAYOUTS`, so configurations that differ only in those share stage A."""
+        data = {k: v for k, v in asdict(self).items() if k not in DEAL_PAYOUTS}
+        canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
     def to_toml(self) -> str:
         """The configuration as a TOML file that :func:`load_config` reads back."""
         lines: list[str] = []
@@ -145,6 +152,11 @@ _TABLES: dict[str, tuple[str, ...]] = {
 assert sorted(k for keys in _TABLES.values() for k in keys) == sorted(f.name for f in fields(GameConfig))
 
 DEFAULT_CONFIG = GameConfig()
+
+#: The keys of the ``[payouts]`` table.
+PAYOUT_KEYS: tuple[str, ...] = _TABLES["payouts"]
+#: Payouts settled before the fa-hu bet (steps 3-6): the values of a kept hold do not depend on them.
+DEAL_PAYOUTS = ("tian_hu", "tian_hu_flush", "di_hu", "di_hu_flush", "double_down")
 
 
 def _toml_value(value: Any) -> str:

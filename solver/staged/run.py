@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import sys
 import time
+import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -43,10 +44,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from joblib import Parallel, delayed, parallel_config
 
-from solver.errors import InputError
+from solver.errors import ConfigError, InputError
 from solver.game.cards import counts_of, format_cards
 from solver.game.combinatorics import submultisets
-from solver.game.config import GameConfig
+from solver.game.config import GameConfig, config_from_dict
 from solver.game.hu import hu_level
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
@@ -545,14 +546,19 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     ``force`` moves it aside. ``backend`` is any joblib backend; ``"dask"``
     connects to the Dask scheduler at ``scheduler`` (or starts a local
     cluster when it is None). ``holds_from``: a finished solve of the same
-    configuration and bonus bet whose stage A (``holds.parquet``) a
-    restricted strategy reads instead of solving it again. Returns the
+    configuration and bonus bet (or one that differs only in the payouts
+    settled before the fa-hu bet, :data:`solver.game.config.DEAL_PAYOUTS`)
+    whose stage A (``holds.parquet``) this solve reads instead of solving it
+    again: a restricted strategy, or a paytable variant. Returns the
     game's summary, also written to ``summary.parquet``.
     """
     start = time.monotonic()
     objective = Objective(bonus, restriction, chart)
+    # absolute: worker processes started earlier may have another working folder, and a manifest's
+    # holds_from must name the same directory whichever folder a later reader starts in
     directory = usable_directory(Path(directory) if directory is not None else default_directory(config, objective))
-    source = Path(holds_from) if holds_from is not None else None
+    directory = directory.absolute()
+    source = Path(holds_from).absolute() if holds_from is not None else None
     if source is not None:
         _check_holds_source(source, config, objective)
     with solve_lock(directory):
@@ -616,9 +622,19 @@ def _check_holds_source(source: Path, config: GameConfig, objective: Objective) 
     except (OSError, ValueError, InputError) as error:
         raise InputError(f"no stage A to read in {source}: {error}") from None
     wanted = describe(config, Objective(objective.bonus))
-    differing = sorted(k for k in ("format", "version", "fingerprint", "bonus") if found.get(k) != wanted[k])
+    differing = sorted(k for k in ("format", "version", "bonus") if found.get(k) != wanted[k])
+    if found.get("fingerprint") != wanted["fingerprint"] and _holds_fingerprint(found) != config.holds_fingerprint():
+        differing.append("fingerprint")
     if differing:
         raise InputError(f"the holds table in {source} was made for another solve: {', '.join(differing)} differ")
+
+
+def _holds_fingerprint(metadata: dict[str, Any]) -> str | None:
+    """The stage A fingerprint of the configuration a table's metadata records (None if unreadable)."""
+    try:
+        return config_from_dict(tomllib.loads(metadata["config"])).holds_fingerprint()
+    except (KeyError, TypeError, tomllib.TOMLDecodeError, ConfigError):
+        return None
 
 
 @contextmanager

@@ -1,0 +1,264 @@
+"""The main game's figures under the payouts a casino might choose, each variant solved exactly.
+
+A *variant* is the base configuration with some payouts replaced. Each one
+is a whole solve (:func:`solver.staged.run.solve`) into its own table
+directory, ``strategy_tables/<fingerprint>`` as for ``solve --config``, so
+its tables answer ``best --tables`` too and a variant solved once is never
+solved again. Variants that differ only in the payouts settled before the
+fa-hu bet (:data:`solver.game.config.DEAL_PAYOUTS`: tian-hu, di-hu, the
+double-down) share stage A, the values of every kept hold against every
+dead set, which is most of a solve's time: the first of them solves it and
+the others read it.
+
+Under a fixed strategy the EV is linear in each payout, and optimal play
+takes the best strategy at each value, so the EV is a convex, non-decreasing,
+piecewise-linear function of any one payout. :func:`solve_for_target`
+finds the payout that gives a target house edge by Newton's method with the
+exact slope (the probability-weighted amount that payout multiplies under
+the optimal strategy at the current value): on a convex increasing function
+the iterates never pass the root after the first step, and on a piecewise-
+linear one they reach it exactly once they are on its piece.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from solver.errors import InputError
+from solver.game.config import PAYOUT_KEYS, GameConfig, validate
+from solver.staged.objective import Objective
+from solver.staged.summary import Summary
+from solver.tables.files import default_directory
+
+#: The payouts that are lists (bet sizes) rather than single numbers.
+LIST_KEYS = ("fa_hu_bets", "ting_hu_multiples")
+
+
+@dataclass(frozen=True)
+class VariantRow:
+    """One variant's payouts and its exact figures under optimal play."""
+
+    payouts: dict[str, Any]
+    """The varied payouts' values in this variant."""
+    summary: Summary
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.summary
+        decisions = s.decisions()
+        return {
+            **{k: list(v) if isinstance(v, tuple) else v for k, v in self.payouts.items()},
+            "house_edge": s.house_edge, "house_edge_exact": str(-s.ev_exact), "element_of_risk": s.element_of_risk,
+            "average_total_bet": float(s.average_total_bet), "std_dev": s.std_dev,
+            "hit_frequency": s.hit_frequency, "fold_fa_hu": decisions["fold_fa_hu"],
+            "fold_ting_hu": decisions["fold_ting_hu"], "tables": s.directory,
+        }
+
+
+@dataclass(frozen=True)
+class TargetRow:
+    """The value of one payout (the others as in the base) that gives a target house edge."""
+
+    key: str
+    target: float
+    value: float | None
+    """None when no non-negative value reaches the target."""
+    house_edge: float | None
+    """The house edge solved at ``value``."""
+    solves: int
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"payout": self.key, "target": self.target, "value": self.value, "house_edge": self.house_edge,
+                "solves": self.solves, "note": self.note}
+
+
+def parse_values(key: str, text: str) -> list[Any]:
+    """The values ``--vary KEY=TEXT`` gives: ``a,b,c``, or ``start:stop:step`` (both ends included);
+    for a list payout, alternatives separated by commas and their sizes by ``/`` (``1/2,1/3``)."""
+    if key not in PAYOUT_KEYS:
+        raise InputError(f"--vary: unknown payout {key!r}; payouts: {', '.join(PAYOUT_KEYS)}")
+    try:
+        if key in LIST_KEYS:
+            return [tuple(float(v) for v in part.split("/")) for part in text.split(",")]
+        if ":" in text:
+            start, stop, step = (Fraction(v) for v in text.split(":"))
+            if step <= 0 or stop < start:
+                raise ValueError
+            return [float(start + i * step) for i in range(int((stop - start) / step) + 1)]
+        return [float(v) for v in text.split(",")]
+    except ValueError:
+        raise InputError(f"--vary {key}: cannot read {text!r} (a,b,c or start:stop:step"
+                         + (", list sizes separated by /" if key in LIST_KEYS else "") + ")") from None
+
+
+def variants(base: GameConfig, grid: dict[str, Sequence[Any]]) -> list[tuple[dict[str, Any], GameConfig]]:
+    """Every combination of the grid's values, each applied to ``base`` and checked (exit 2 on a bad one)."""
+    keys = list(grid)
+    out = []
+    for values in itertools.product(*(grid[k] for k in keys)):
+        payouts = dict(zip(keys, values))
+        try:
+            out.append((payouts, validate(replace(base, **payouts))))
+        except InputError as error:
+            raise InputError(f"--vary {', '.join(f'{k}={v}' for k, v in payouts.items())}: {error}") from None
+    return out
+
+
+class VariantSolver:
+    """Solves variants of one base configuration, each once, sharing stage A where the payouts allow."""
+
+    def __init__(self, n_jobs: int = -1, quiet: bool = True, backend: str = "loky", scheduler: str | None = None,
+                 root: Path | None = None) -> None:
+        self.n_jobs, self.quiet, self.backend, self.scheduler, self.root = n_jobs, quiet, backend, scheduler, root
+        self._stage_a: dict[str, Path] = {}
+        self.solves = 0
+
+    def directory(self, config: GameConfig) -> Path:
+        """Where a variant's tables go: ``root/<fingerprint>``, or the default of ``solve --config``."""
+        if self.root is not None:
+            return self.root / config.fingerprint()
+        return default_directory(config, Objective())
+
+    def __call__(self, config: GameConfig) -> Summary:
+        """The variant's summary, solving it (reading a shared stage A when one is there) if need be."""
+        from solver.staged.run import solve
+
+        directory = self.directory(config)
+        source = self._stage_a.get(config.holds_fingerprint())
+        has_own = (directory / "holds.parquet").exists()
+        summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
+                        quiet=self.quiet, holds_from=None if has_own or source is None else source)
+        self.solves += 0 if summary.reused else 1
+        if (directory / "holds.parquet").exists():
+            self._stage_a.setdefault(config.holds_fingerprint(), directory)
+        return summary
+
+    def share(self, directory: Path, config: GameConfig) -> None:
+        """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
+        if (directory / "holds.parquet").exists():
+            self._stage_a.setdefault(config.holds_fingerprint(), directory)
+
+
+def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: VariantSolver,
+                  progress: Callable[[str], None] | None = None) -> list[VariantRow]:
+    """Each variant of the grid, solved, in grid order; the ones that share stage A with the base
+    or with each other read it instead of solving it again."""
+    chosen = variants(base, grid)
+    rows = []
+    for n, (payouts, config) in enumerate(chosen, 1):
+        if progress:
+            progress(f"variant {n}/{len(chosen)}: {_describe(payouts)}")
+        rows.append(VariantRow(payouts, solver(config)))
+    return rows
+
+
+def _describe(payouts: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={'/'.join(f'{x:g}' for x in v) if isinstance(v, tuple) else f'{v:g}'}"
+                     for k, v in payouts.items())
+
+
+def payout_slope(summary: Summary, config: GameConfig, key: str) -> Fraction:
+    """d EV / d payout ``key`` with the strategy fixed: each outcome's probability times how much
+    its net grows per unit of the payout (the net is linear in every payout)."""
+    low, high = replace(config, **{key: 0.0}), replace(config, **{key: 1.0})
+    return sum((r.probability * (r.outcome.exact_net(high) - r.outcome.exact_net(low)) for r in summary.outcomes),
+               Fraction(0))
+
+
+def solve_for_target(base: GameConfig, key: str, target: float, solver: VariantSolver,
+                     max_solves: int = 12, progress: Callable[[str], None] | None = None) -> TargetRow:
+    """The value of payout ``key`` (the others as in ``base``) at which the house edge is ``target``,
+    by Newton's method on the EV with exact slopes (see the module's docstring)."""
+    if key in LIST_KEYS or key not in PAYOUT_KEYS:
+        raise InputError(f"--target: {key} is not a single payout; payouts: "
+                         + ", ".join(k for k in PAYOUT_KEYS if k not in LIST_KEYS))
+    value = float(getattr(base, key))
+    tried: set[float] = set()
+    for n in range(1, max_solves + 1):
+        config = validate(replace(base, **{key: value}))
+        if progress:
+            progress(f"{key} for house edge {target:g}: solve {n} at {value:.12g}")
+        summary = solver(config)
+        gap = summary.ev_exact + Fraction(target)  # EV minus the EV the target asks for
+        if abs(gap) < 1e-13 or value in tried:
+            return TargetRow(key, target, value, summary.house_edge, n)
+        tried.add(value)
+        slope = payout_slope(summary, config, key)
+        if slope <= 0 and gap > 0:  # flat here, so flat at every lower value too (the EV is convex)
+            return TargetRow(key, target, None, None, n, f"unreachable: the house edge is {summary.house_edge:.6g} "
+                             f"at {key} = {value:.6g} and no lower value raises it")
+        step = float(Fraction(value) - gap / slope) if slope > 0 else 2 * value + 1  # flat: look higher up
+        if step < 0:
+            if value == 0.0:
+                return TargetRow(key, target, None, None, n,
+                                 f"even {key} = 0 leaves the house edge at {summary.house_edge:.6f}")
+            step = 0.0
+        value = step
+    return TargetRow(key, target, value, summary.house_edge, max_solves, "stopped after the most solves allowed")
+
+
+def to_csv(rows: Sequence[VariantRow]) -> str:
+    """The rows as CSV (list payouts written with ``/`` between sizes)."""
+    out = io.StringIO()
+    data = [r.to_json() for r in rows]
+    if data:
+        writer = csv.DictWriter(out, fieldnames=list(data[0]), lineterminator="\n")
+        writer.writeheader()
+        for row in data:
+            writer.writerow({k: "/".join(f"{x:g}" for x in v) if isinstance(v, list) else v for k, v in row.items()})
+    return out.getvalue()
+
+
+def write_outputs(out: Path, rows: Sequence[VariantRow], targets: Sequence[TargetRow], base: GameConfig) -> list[Path]:
+    """``paytable.json``, ``paytable.csv`` and, per payout varied alone, a plot of the house edge
+    against it (``paytable-<payout>.png`` and ``.svg``), into ``out``. Returns the files written."""
+    from solver.runtime.files import written_atomically
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    data = {"base": base.to_toml(), "variants": [r.to_json() for r in rows], "targets": [t.to_json() for t in targets]}
+    for name, text in (("paytable.json", json.dumps(data, indent=1)), ("paytable.csv", to_csv(rows))):
+        with written_atomically(out / name) as path:
+            path.write_text(text)
+        written.append(out / name)
+    for key in _plottable(rows):
+        written += _plot(out, key, rows, targets, base)
+    return written
+
+
+def _plottable(rows: Sequence[VariantRow]) -> list[str]:
+    keys = list(rows[0].payouts) if rows else []
+    return [k for k in keys if k not in LIST_KEYS and len({r.payouts[k] for r in rows}) >= 2]
+
+
+def _plot(out: Path, key: str, rows: Sequence[VariantRow], targets: Sequence[TargetRow],
+          base: GameConfig) -> list[Path]:
+    """House edge against payout ``key``, the other varied payouts at their base values."""
+    from solver.products.plots import plt, save_figure
+
+    others = [k for k in rows[0].payouts if k != key]
+    points = sorted((r.payouts[key], r.summary.house_edge) for r in rows
+                    if all(r.payouts[k] == getattr(base, k) for k in others))
+    if len(points) < 2:
+        return []
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.plot([p for p, _ in points], [100 * e for _, e in points], marker="o", color="#4c72b0",
+            label="optimal play, each point an exact solve")
+    for t in targets:
+        if t.key == key and t.value is not None:
+            ax.plot([t.value], [100 * t.house_edge], marker="x", color="#c44e52", markersize=9)
+            ax.annotate(f"{t.value:.4g}", (t.value, 100 * t.house_edge), textcoords="offset points", xytext=(6, 6))
+    ax.axhline(0, color="#999999", linewidth=0.8)
+    ax.set_xlabel(f"{key} (net win per unit)")
+    ax.set_ylabel("house edge (%)")
+    ax.set_title(f"House edge against the {key} payout")
+    ax.legend()
+    return save_figure(fig, out / f"paytable-{key}")

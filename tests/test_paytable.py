@@ -1,0 +1,118 @@
+"""The paytable designer: each variant is exactly a plain solve of its payouts, the house edge moves the
+way the rules say it must, and the payout found for a target house edge gives it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from solver.cli import main
+from solver.game.config import GameConfig
+from solver.products.paytable import VariantSolver, parse_values, payout_slope, paytable_rows, solve_for_target
+from solver.staged.run import solve
+from solver.staged.summary import load_summary
+from solver.tables.files import content_digest
+from tests.conftest import TWO_SUITS_TOML
+
+TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
+
+
+@pytest.fixture(scope="module")
+def variant_solver(tmp_path_factory) -> VariantSolver:
+    return VariantSolver(n_jobs=2, quiet=True, root=tmp_path_factory.mktemp("variants"))
+
+
+def _same_tables(a: Path, b: Path, names: tuple[str, ...]) -> None:
+    for name in names:
+        assert content_digest(a / name) == content_digest(b / name), name
+
+
+@pytest.mark.slow
+def test_a_variant_is_bit_for_bit_a_plain_solve(variant_solver: VariantSolver, tmp_path: Path) -> None:
+    """A variant that reads another's stage A (di-hu changed) and one that cannot (ting-hu changed)
+    give the tables and the exact figures of a solve from scratch of the same payouts."""
+    rows = paytable_rows(TWO_SUITS, {"di_hu": [2.0, 3.0], "ting_hu": [1.0, 1.25]}, variant_solver)
+    assert [r.payouts for r in rows] == [{"di_hu": d, "ting_hu": t} for d in (2.0, 3.0) for t in (1.0, 1.25)]
+    for reader, source in ((rows[2], rows[0]), (rows[3], rows[1])):  # di_hu 3 reads di_hu 2's stage A
+        manifest = json.loads((Path(reader.summary.directory) / "manifest.json").read_text())
+        assert manifest["holds_from"] == source.summary.directory
+    for row in (rows[2], rows[3]):
+        config = replace(TWO_SUITS, **row.payouts)
+        plain = solve(config, tmp_path / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row.summary.ev_exact == plain.ev_exact and row.summary.outcomes == plain.outcomes
+        _same_tables(Path(row.summary.directory), Path(plain.directory),
+                     ("deals.parquet", "firsts.parquet", "draws.parquet", "outcomes.parquet"))
+    assert (Path(rows[1].summary.directory) / "holds.parquet").exists()  # ting-hu changes stage A: solved anew
+
+
+def test_house_edge_is_monotone_in_each_payout(variant_solver: VariantSolver) -> None:
+    """A higher payout can only help the player: under the old strategy the EV already rises, and optimal
+    play does at least as well. Checked on a deal-stage payout and on a ting payout."""
+    for key, values in (("tian_hu", [3.0, 5.0, 7.0]), ("ting_hu_flush", [1.0, 1.5, 3.0])):
+        edges = [r.summary.house_edge for r in paytable_rows(TWO_SUITS, {key: values}, variant_solver)]
+        assert edges[0] >= edges[1] >= edges[2] and edges[0] > edges[2], (key, edges)
+
+
+def test_slope_is_the_exact_derivative_of_a_fixed_strategy(variant_solver: VariantSolver) -> None:
+    """EV(p) >= EV(p0) + slope (p - p0) (the EV is convex), with equality while the strategy holds."""
+    base = variant_solver(TWO_SUITS)
+    slope = payout_slope(base, TWO_SUITS, "ting_hu")
+    assert slope > 0
+    for value in (0.5, 2.0):
+        moved = variant_solver(replace(TWO_SUITS, ting_hu=value))
+        assert moved.ev_exact >= base.ev_exact + slope * (Fraction(value) - 1) - Fraction(1, 10**12)
+
+
+def test_target_payout_gives_the_target_house_edge(variant_solver: VariantSolver) -> None:
+    at = {v: variant_solver(replace(TWO_SUITS, tian_hu=v)).house_edge for v in (4.0, 8.0)}
+    target = (at[4.0] + at[8.0]) / 2
+    found = solve_for_target(TWO_SUITS, "tian_hu", target, variant_solver)
+    assert found.value is not None and 4.0 < found.value < 8.0
+    assert found.house_edge == pytest.approx(target, abs=1e-12) and found.solves <= 6
+    variant = replace(TWO_SUITS, tian_hu=found.value)
+    check = load_summary(variant_solver.directory(variant), variant)
+    assert check.house_edge == pytest.approx(target, abs=1e-12)
+    unreachable = solve_for_target(TWO_SUITS, "tian_hu", at[4.0] + 0.5, variant_solver)
+    assert unreachable.value is None and "unreachable" in unreachable.note
+
+
+def test_parse_values() -> None:
+    assert parse_values("tian_hu", "4:5:0.25") == [4.0, 4.25, 4.5, 4.75, 5.0]
+    assert parse_values("ting_hu", "1,1.5") == [1.0, 1.5]
+    assert parse_values("ting_hu_multiples", "1/2/3,1/2") == [(1.0, 2.0, 3.0), (1.0, 2.0)]
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--vary", "tian_hux=5"], "unknown payout 'tian_hux'"),
+    (["--vary", "tian_hu=5:4:1"], "cannot read '5:4:1'"),
+    (["--vary", "ting_hu=-1"], "must not be negative"),
+    (["--vary", "fa_hu_bets=2/1"], "strictly increasing"),
+    ([], "at least one --vary"),
+    (["--vary", "fa_hu_bets", "--target", "0.02"], "not a single payout"),
+])
+def test_bad_variants_are_one_line_errors(arguments: list[str], message: str, tmp_path: Path, capsys) -> None:
+    config = tmp_path / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    assert main(["paytable", "--config", str(config), *arguments]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_writes_json_csv_and_plot(tmp_path: Path, capsys, monkeypatch) -> None:
+    config = tmp_path / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    monkeypatch.chdir(tmp_path)  # variants go to strategy_tables/<fingerprint> under the working folder
+    out = tmp_path / "report"
+    assert main(["paytable", "--config", str(config), "--vary", "di_hu=2,3", "--jobs", "2", "--json",
+                 "--out", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [v["di_hu"] for v in data["variants"]] == [2.0, 3.0]
+    assert {"house_edge", "element_of_risk", "std_dev", "hit_frequency", "fold_fa_hu"} <= set(data["variants"][0])
+    assert (out / "paytable.csv").read_text().splitlines()[0].startswith("di_hu,house_edge")
+    assert (out / "paytable-di_hu.svg").exists() and (out / "paytable-di_hu.png").exists()
+    assert main(["paytable", "--config", str(config), "--vary", "di_hu=2,3", "--jobs", "2"]) == 0
+    assert "0 solve(s) run" in capsys.readouterr().out  # solved once, read afterwards
