@@ -54,3 +54,44 @@ def test_cli(two_suit_tables: Path, tmp_path: Path, capsys) -> None:
     assert "--hands" in capsys.readouterr().err
     with pytest.raises(InputError, match="no finished solve"):
         simulate(TWO_SUITS, tmp_path, 10)
+
+
+@pytest.mark.parametrize("config", [GameConfig(), TWO_SUITS, GameConfig(decks=2)], ids=["real", "two-suits", "2decks"])
+def test_ting_count_is_every_completion_tested_one_by_one(config: GameConfig) -> None:
+    """The simulator's one-pass count of winning completions (marks per pair and set) against its own
+    hu test run on every two-card completion, on random holds, communities and discards."""
+    import numpy as np
+
+    from solver.products.simulate import _level, _ting_counts
+
+    g = config.geometry
+    n_suited, rng = g.n_suited, np.random.default_rng(7)
+    suited = [c for c in g.cards() if c != g.joker]
+    full = g.full_counts()
+    scratch = (np.empty(7, np.int64), np.zeros(n_suited + g.suits * (g.ranks - 2), np.int64),
+               np.zeros(n_suited, np.int64), np.zeros((n_suited, n_suited), np.int64))
+    checked = 0
+    for trial in range(60):
+        cards = [int(c) for c in rng.choice(g.cards(), 8, replace=False)]
+        hold = np.bincount(cards[:4], minlength=g.n_types)
+        community = [int(c) for c in rng.choice(suited, 4, replace=False)] if trial % 3 else []
+        dead = np.bincount(cards[4:], minlength=g.n_types)
+        counts = hold + np.bincount(community, minlength=g.n_types)
+        seen = counts + dead
+        if (seen[:n_suited] > full[:n_suited]).any():
+            continue
+        expected = [0, 0, 0]
+        for t1 in range(n_suited):
+            for t2 in range(t1, n_suited):
+                u1, u2 = full[t1] - seen[t1], full[t2] - seen[t2]
+                w = u1 * (u1 - 1) // 2 if t1 == t2 else u1 * u2
+                if w > 0:
+                    counts[t1] += 1
+                    counts[t2] += 1
+                    expected[_level(counts, hold, True, g.suits, g.ranks)] += w
+                    counts[t1] -= 1
+                    counts[t2] -= 1
+        n_hu, n_flush, total = _ting_counts(counts, hold, full, seen, g.suits, g.ranks, *scratch)
+        assert (n_hu, n_flush, total) == (expected[1], expected[2], sum(expected)), (cards, community)
+        checked += 1 if expected[1] + expected[2] else 0
+    assert checked >= 20  # enough states with winning completions to mean something

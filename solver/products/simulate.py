@@ -181,6 +181,120 @@ def _outcome_index(kind, dd_index, f_slot, g_slot, n_fa, n_g):
     return ((kind * 2 + dd_index) * (n_fa + 1) + f_slot) * (n_g + 1) + g_slot
 
 
+@kernel(inline="always")
+def _add_missing(missing, m, card, n):
+    """Append ``n`` copies of ``card`` to the missing cards ``missing[:m]``; the new length."""
+    for _ in range(n):
+        if m < missing.shape[0]:
+            missing[m] = card
+        m += 1
+    return m
+
+
+@kernel(inline="always")
+def _mark(level, missing, m, jokers, everywhere, row_level, pair_level):
+    """A pair and set that lack the ``m`` cards ``missing`` make a hu of ``level`` with a completion
+    that brings all but ``jokers`` of them: every completion (``m <= jokers``), those holding one of
+    them (one short), or those that are two of them (two short). Returns the new ``everywhere``."""
+    need = m - jokers
+    if need <= 0:
+        return max(everywhere, level)
+    if need == 1:
+        for k in range(m):
+            row_level[missing[k]] = max(row_level[missing[k]], level)
+    else:
+        for k1 in range(m):
+            for k2 in range(k1 + 1, m):
+                a, b = min(missing[k1], missing[k2]), max(missing[k1], missing[k2])
+                pair_level[a, b] = max(pair_level[a, b], level)
+    return everywhere
+
+
+@kernel(inline="always")
+def _set_short(counts, s, n_suited, ranks, runs_per_suit):
+    """Cards set ``s`` (a triplet of type s below ``n_suited``, else a run) lacks in ``counts``."""
+    if s < n_suited:
+        return _short(counts[s], 3)
+    start = (s - n_suited) // runs_per_suit * ranks + (s - n_suited) % runs_per_suit
+    return _short(counts[start], 1) + _short(counts[start + 1], 1) + _short(counts[start + 2], 1)
+
+
+@kernel(inline="always")
+def _in_set(p, s, n_suited, ranks, runs_per_suit):
+    """Whether card type ``p`` is one of set ``s``'s."""
+    if s < n_suited:
+        return p == s
+    start = (s - n_suited) // runs_per_suit * ranks + (s - n_suited) % runs_per_suit
+    return start <= p <= start + 2
+
+
+@kernel(inline="always")
+def _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short, row_level, pair_level):
+    """Winning two-card completions (hu, flush hu) of hold + community ``counts``, and all of them.
+
+    The simulator's own count, straight from the rules and sharing no code with the solve: every
+    pair p and set (triplet or run) that may use a hand card (a joker or a card type the hold has)
+    lacks some cards of hold + community; jokers fill all but at most two, which the completion
+    must bring. So one pass over the pair-and-set choices marks the completions that win (all,
+    those holding a given card, or a given two cards) with the best level each reaches, and the
+    marks are then weighted by how many unseen pairs of cards each completion is."""
+    n_suited = suits * ranks
+    jokers = counts[n_suited]
+    any_hand = hold[n_suited] > 0
+    runs_per_suit = ranks - 2
+    everywhere = 0
+    row_level[:] = 0
+    pair_level[:, :] = 0
+    n_sets = n_suited + suits * runs_per_suit
+    for s in range(n_sets):
+        set_short[s] = _set_short(counts, s, n_suited, ranks, runs_per_suit)
+    for p in range(n_suited):
+        p_suit = p // ranks
+        pair_short = _short(counts[p], 2)
+        for s in range(n_sets):
+            if pair_short + set_short[s] > jokers + 2 and not _in_set(p, s, n_suited, ranks, runs_per_suit):
+                continue  # too short even with both completion cards (p outside the set: shorts add up)
+            m = 0
+            touches = hold[p] > 0
+            if s < n_suited:  # a triplet of s (with s == p: five of one card)
+                if s == p:
+                    m = _add_missing(missing, m, p, _short(counts[p], 5))
+                else:
+                    m = _add_missing(missing, m, p, _short(counts[p], 2))
+                    m = _add_missing(missing, m, s, _short(counts[s], 3))
+                    touches = touches or hold[s] > 0
+                flush = s // ranks == p_suit
+            else:  # a run
+                suit = (s - n_suited) // runs_per_suit
+                start = suit * ranks + (s - n_suited) % runs_per_suit
+                for x in range(start, start + 3):
+                    m = _add_missing(missing, m, x, _short(counts[x], 3 if x == p else 1))
+                    touches = touches or hold[x] > 0
+                if p < start or p > start + 2:
+                    m = _add_missing(missing, m, p, _short(counts[p], 2))
+                flush = suit == p_suit
+            if m - jokers > 2 or m > missing.shape[0] or not (any_hand or touches):
+                continue
+            everywhere = _mark(2 if flush else 1, missing, m, jokers, everywhere, row_level, pair_level)
+    n_hu = 0
+    n_flush = 0
+    n_left = 0
+    for t1 in range(n_suited):
+        u1 = full[t1] - seen[t1]
+        n_left += u1
+        for t2 in range(t1, n_suited):
+            u2 = full[t2] - seen[t2]
+            w = u1 * (u1 - 1) // 2 if t2 == t1 else u1 * u2
+            if w <= 0:
+                continue
+            level = max(everywhere, row_level[t1], row_level[t2], pair_level[t1, t2])
+            if level == 1:
+                n_hu += w
+            elif level == 2:
+                n_flush += w
+    return n_hu, n_flush, n_left * (n_left - 1) // 2
+
+
 @kernel
 def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
           draw_keys, draw_action, draw_discard, draw_fa, fa_bets, multiples, ting_pays, out):
@@ -205,6 +319,10 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_
     image = np.empty(n_types, np.int64)
     back = np.empty(n_types, np.int64)
     scratch = np.empty(n_types, np.int64)
+    missing = np.empty(5 + 2, np.int64)  # a pair and a set lack at most five cards (two more: skipped)
+    set_short = np.zeros(n_suited + suits * (ranks - 2), np.int64)
+    row_level = np.zeros(n_suited, np.int64)
+    pair_level = np.zeros((n_suited, n_suited), np.int64)
     for h in range(n_hands):
         counts[:] = 0
         for i in range(6):
@@ -260,28 +378,8 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_
         if level > 0:
             out[_outcome_index(6 if level == 2 else 5, dd, f_slot, 0, n_fa, n_g)] += 1
             continue
-        # The ting decision, from this simulator's own count of winning two-card completions (the same
-        # shape as solver.evaluator.ting's count on purpose: written again so that the check shares no code).
-        n_hu = 0
-        n_flush = 0
-        total = 0
-        for t1 in range(n_suited):
-            u1 = full[t1] - seen[t1]
-            for t2 in range(t1, n_suited):
-                u2 = full[t2] - seen[t2]
-                w = u1 * (u1 - 1) // 2 if t2 == t1 else u1 * u2
-                if w <= 0:
-                    continue
-                total += w
-                counts[t1] += 1
-                counts[t2] += 1
-                lv = _level(counts, hold, True, suits, ranks)
-                counts[t1] -= 1
-                counts[t2] -= 1
-                if lv == 1:
-                    n_hu += w
-                elif lv == 2:
-                    n_flush += w
+        n_hu, n_flush, total = _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short,
+                                            row_level, pair_level)
         evs[0] = -1.0 - fa
         win = ting_pays[0] + fa * ting_pays[1]
         for k in range(n_g):
