@@ -551,6 +551,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its errors on one line (``mahjong-poker: error: ...``, exit code 2, no usage dump)."""
 
     def error(self, message: str) -> NoReturn:
+        """Print the one-line error and exit with code 2."""
         self.exit(2, f"mahjong-poker: error: {self.prog.removeprefix('mahjong-poker ')}: {message}\n")
 
 
@@ -594,6 +595,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # after an interrupt joblib would say, as the command ends, that the abandoned work went unused
     warnings.filterwarnings("ignore", message=r".*(tasks have been successfully executed|tasks which were still being)",
                             category=UserWarning)
+    # and loky says so when it replaces an idle worker between two stages of a solve: nothing is lost
+    warnings.filterwarnings("ignore", message=r"A worker stopped while some jobs were given", category=UserWarning)
     try:
         args.func(args)
         sys.stdout.flush()

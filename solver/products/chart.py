@@ -84,9 +84,11 @@ class StageChart:
 
     @property
     def chart_ev(self) -> float:
+        """EV per hand with this stage played by the chart and every other decision optimally."""
         return self.optimal_ev - self.loss
 
     def to_json(self) -> dict[str, Any]:
+        """This stage's chart as plain data for ``--json``."""
         return {"stage": self.stage, "rules": [r.__dict__ for r in self.rules], "optimal_ev": self.optimal_ev,
                 "chart_ev": self.chart_ev, "loss": self.loss, "exceptions": self.exceptions}
 
@@ -104,6 +106,7 @@ class Chart:
 
     @property
     def optimal_ev(self) -> float:
+        """EV per hand under optimal play, from the solve's summary."""
         return self.deal.optimal_ev
 
     def rules(self) -> ChartRules:
@@ -112,6 +115,7 @@ class Chart:
                           tuple((r.entry, r.bet, r.max_touching) for r in self.draw.rules))
 
     def to_json(self) -> dict[str, Any]:
+        """The chart as plain data for ``--json``."""
         return {"deal": self.deal.to_json(), "draw": self.draw.to_json(),
                 "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact}
 

@@ -32,6 +32,7 @@ class BonusComparison:
     bonus_aware: Summary
 
     def to_json(self) -> dict[str, Any]:
+        """The figures as plain data for ``--json``."""
         def side(s: Summary) -> dict[str, Any]:
             return {"main_game_ev": float(s.ev_exact), "bonus_settled": float(s.bonus_settled),
                     "bonus_return_per_bet_placed": s.bonus_net_settled,
@@ -55,6 +56,7 @@ class ParSheet:
     """Simple restricted strategies (see :mod:`solver.staged.objective`) with their exact summaries."""
 
     def to_json(self) -> dict[str, Any]:
+        """The figures as plain data for ``--json``."""
         s = self.summary
         data = {
             "ev": float(s.ev_exact), "ev_exact": str(s.ev_exact), "house_edge": s.house_edge,

@@ -148,10 +148,12 @@ class ChartRules:
     draw: tuple[Line, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """The rules as plain data (read back by :meth:`from_json`)."""
         return {"deal": [list(r) for r in self.deal], "draw": [list(r) for r in self.draw]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ChartRules:
+        """Rules from :meth:`to_json`'s data."""
         def lines(rows: list[list[Any]]) -> tuple[Line, ...]:
             return tuple((str(r[0]), float(r[1]), None if len(r) < 3 or r[2] is None else int(r[2])) for r in rows)
         return cls(lines(data["deal"]), lines(data["draw"]))

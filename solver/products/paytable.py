@@ -51,6 +51,7 @@ class VariantRow:
     summary: Summary
 
     def to_json(self) -> dict[str, Any]:
+        """The row as plain data for ``--json``, JSON and CSV files."""
         s = self.summary
         decisions = s.decisions()
         return {
@@ -76,6 +77,7 @@ class TargetRow:
     note: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """The row as plain data for ``--json``, JSON and CSV files."""
         return {"payout": self.key, "target": self.target, "value": self.value, "house_edge": self.house_edge,
                 "solves": self.solves, "note": self.note}
 

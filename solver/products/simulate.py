@@ -438,10 +438,12 @@ class Simulation:
 
     @property
     def agrees(self) -> bool:
+        """Whether the exact EV lies inside the 99% confidence interval."""
         low, high = self.interval
         return low <= self.analytic_ev <= high
 
     def to_json(self) -> dict[str, Any]:
+        """The result as plain data for ``--json``."""
         low, high = self.interval
         return {
             "hands": self.hands, "seed": self.seed, "mean": self.mean, "std_error": self.std_error,

@@ -109,6 +109,7 @@ class TingConstants:
 
     @classmethod
     def of(cls, config: GameConfig, bonus_bet: float = 0.0) -> TingConstants:
+        """The constants of ``config`` with a bonus bet of ``bonus_bet`` in the objective."""
         f = np.array(config.fa_hu_bets, np.float64)
         return cls(f, config.ting_hu_ante + f * config.ting_hu_fa + 1.0 + f, config.fa_hu_ante + f * config.fa_hu,
                    config.fa_hu_ante + f * config.fa_hu_flush, 1.0 + config.ting_hu, 1.0 + config.ting_hu_flush,

@@ -64,9 +64,11 @@ class RecordedPolicy:
 
     def choices(self, stage: str, options: list[Option], hand: tuple[int, ...], geometry: DeckGeometry,
                 dead: tuple[int, ...] = ()) -> list[int]:
+        """Never: a policy read back from metadata describes a strategy and cannot play one."""
         raise InputError("a policy read back from a table's metadata describes a strategy, it cannot play one")
 
     def to_json(self) -> Any:
+        """The recorded description, as it was read."""
         return self.data
 
 
@@ -96,6 +98,7 @@ class Objective:
             raise InputError("the chart restriction is made by `mahjong-poker chart --exact`, with its rules")
 
     def describe(self) -> dict[str, Any]:
+        """The objective as the manifest records it."""
         data: dict[str, Any] = {"bonus": self.bonus, "restriction": self.restriction}
         if self.chart is not None:
             data["chart"] = self.chart.to_json()
@@ -103,6 +106,7 @@ class Objective:
 
     @classmethod
     def from_description(cls, data: dict[str, Any]) -> Objective:
+        """An objective from :meth:`describe`'s record."""
         chart = data.get("chart")
         return cls(data["bonus"], data.get("restriction", "optimal"),
                    RecordedPolicy(chart) if chart is not None else None)

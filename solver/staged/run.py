@@ -102,6 +102,7 @@ class _Solve:
 
     @property
     def n_bets(self) -> int:
+        """How many fa-hu bet sizes F the configuration allows."""
         return len(self.config.fa_hu_bets)
 
 

@@ -107,6 +107,7 @@ class Summary:
 
     @property
     def std_dev(self) -> float:
+        """Standard deviation of the result per hand."""
         return float(self.variance) ** 0.5
 
     @property
