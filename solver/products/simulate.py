@@ -295,6 +295,38 @@ def _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short, row
     return n_hu, n_flush, n_left * (n_left - 1) // 2
 
 
+@kernel(inline="always")
+def _deal_community(deck, pos, n, counts, seen, n_suited):
+    """Deal ``n`` community cards from ``deck[pos:]`` into ``counts`` and ``seen``: a joker is set aside
+    and the next card taken. Returns the new position in the deck."""
+    dealt = 0
+    while dealt < n:
+        c = _next_card(deck, pos)
+        pos += 1
+        if c != n_suited:
+            counts[c] += 1
+            seen[c] += 1
+            dealt += 1
+    return pos
+
+
+@kernel(inline="always")
+def _ting_decision(n_hu, n_flush, total, fa, multiples, ting_pays, evs):
+    """The ting decision of docs/rules.md from the winning completions: 0 folds, k bets multiples[k - 1]
+    (ties to less money at risk); ``evs`` receives each option's EV."""
+    evs[0] = -1.0 - fa
+    win = ting_pays[0] + fa * ting_pays[1]
+    for k in range(multiples.shape[0]):
+        g = multiples[k] * fa
+        evs[k + 1] = (n_hu * (win + g * ting_pays[2]) + n_flush * (win + g * ting_pays[3])
+                      - (total - n_hu - n_flush) * (1.0 + fa + g)) / total
+    top = evs.max()
+    g_slot = 0
+    while evs[g_slot] < top - 1e-12:
+        g_slot += 1
+    return g_slot
+
+
 @kernel
 def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
           draw_keys, draw_action, draw_discard, draw_fa, fa_bets, multiples, ting_pays, out):
@@ -366,40 +398,18 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_
         for k in range(2):
             hold[back[draw_discard[row, k]]] -= 1
         counts[:] = hold  # from here: hold + community
-        dealt = 0
-        while dealt < 4:  # four community cards; a joker is set aside and replaced
-            c = _next_card(deck, pos)
-            pos += 1
-            if c != n_suited:
-                counts[c] += 1
-                seen[c] += 1
-                dealt += 1
+        pos = _deal_community(deck, pos, 4, counts, seen, n_suited)
         level = _level(counts, none, False, suits, ranks)
         if level > 0:
             out[_outcome_index(6 if level == 2 else 5, dd, f_slot, 0, n_fa, n_g)] += 1
             continue
         n_hu, n_flush, total = _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short,
                                             row_level, pair_level)
-        evs[0] = -1.0 - fa
-        win = ting_pays[0] + fa * ting_pays[1]
-        for k in range(n_g):
-            g = multiples[k] * fa
-            evs[k + 1] = (n_hu * (win + g * ting_pays[2]) + n_flush * (win + g * ting_pays[3])
-                          - (total - n_hu - n_flush) * (1.0 + fa + g)) / total
-        top = evs.max()
-        g_slot = 0
-        while evs[g_slot] < top - 1e-12:  # ties: less money at risk
-            g_slot += 1
+        g_slot = _ting_decision(n_hu, n_flush, total, fa, multiples, ting_pays, evs)
         if g_slot == 0:
             out[_outcome_index(7, dd, f_slot, 0, n_fa, n_g)] += 1
             continue
-        dealt = 0
-        while dealt < 2:
-            c = _next_card(deck, pos)
-            pos += 1
-            if c != n_suited:
-                counts[c] += 1
-                dealt += 1
+        pos = _deal_community(deck, pos, 2, counts, seen, n_suited)
         level = _level(counts, hold, True, suits, ranks)
         kind = 9 if level == 2 else (8 if level == 1 else 10)
         out[_outcome_index(kind, dd, f_slot, g_slot, n_fa, n_g)] += 1
