@@ -1,12 +1,17 @@
-"""Time the evaluator's hold kernel (solver.evaluator.hold) on the real deck, warm, and print the median.
+"""Time the hold kernels on the real deck, warm, and print the median: the evaluator's (default) or stage A's.
 
-Usage: python scripts/benchmark_hold_kernel.py [--repeats N] [--holds N] [--json]
+Usage: python scripts/benchmark_hold_kernel.py [--stage-a] [--repeats N] [--holds N] [--json]
 
 Twelve random (hold, dead cards) states by default, each valued once alone
 (``fa_values``) and once for four removal cases in one pass
 (``fa_values_removing``, as the evaluator's deal stage does), after one
 warm-up call that compiles or loads the kernel. Run it before and after a
 change to the kernel (on a quiet machine: report medians and their ratio).
+With ``--stage-a``: the solve's stage A instead, each of the first holds of
+the hold classes (every ``--holds``-th class) has its columns built
+(``hold_columns``) and walked over all its dead sets (``walk``); with
+``--save FILE`` the walks' values are written too, to compare two versions
+bit for bit.
 """
 
 from __future__ import annotations
@@ -29,7 +34,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--holds", type=int, default=12)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--stage-a", action="store_true", help="time stage A's hold_columns and walk")
+    parser.add_argument("--save", metavar="FILE", help="with --stage-a: save the walks' values (.npy)")
     args = parser.parse_args()
+    if args.stage_a:
+        stage_a(args)
+        return
     geometry = DEFAULT_CONFIG.geometry
     rng = np.random.default_rng(1)
     states = []
@@ -51,6 +61,38 @@ def main() -> None:
               "per_hold_ms": 1000 * statistics.median(times) / args.holds}
     print(json.dumps(result) if args.json else
           f"{args.holds} holds, median {result['median_s']:.3f} s per round ({result['per_hold_ms']:.1f} ms per hold)")
+
+
+def stage_a(args: argparse.Namespace) -> None:
+    """Median time per hold of building its columns and walking its dead sets."""
+    from solver.staged.classes import extensions, group_classes
+    from solver.staged.holds import TingConstants, hold_columns, walk
+
+    geometry = DEFAULT_CONFIG.geometry
+    constants = TingConstants.of(DEFAULT_CONFIG)
+    classes = group_classes(geometry, 4)
+    holds = [tuple(int(c) for c in h) for h in classes[:: max(1, len(classes) // args.holds)][: args.holds]]
+    deads = [extensions(geometry, h, 4) for h in holds]
+    walk(hold_columns(counts_of(holds[0], geometry), DEFAULT_CONFIG, constants), deads[0], DEFAULT_CONFIG, constants)
+    build, walked, values = [], [], []
+    for _ in range(args.repeats):
+        t_build = t_walk = 0.0
+        values = []
+        for hold, dead in zip(holds, deads):
+            start = time.perf_counter()
+            columns = hold_columns(counts_of(hold, geometry), DEFAULT_CONFIG, constants)
+            middle = time.perf_counter()
+            values.append(walk(columns, dead, DEFAULT_CONFIG, constants))
+            t_build += middle - start
+            t_walk += time.perf_counter() - middle
+        build.append(t_build / len(holds))
+        walked.append(t_walk / len(holds))
+    if args.save:
+        np.save(args.save, np.concatenate(values))
+    result = {"holds": len(holds), "columns_s_per_hold": statistics.median(build),
+              "walk_s_per_hold": statistics.median(walked)}
+    print(json.dumps(result) if args.json else f"{len(holds)} holds: columns {result['columns_s_per_hold']:.4f} s, "
+          f"walk {result['walk_s_per_hold']:.4f} s per hold (medians of {args.repeats})")
 
 
 if __name__ == "__main__":

@@ -184,6 +184,114 @@ def _completion_levels(hold, x, keys, table, suits, ranks, cap, powers, jokers, 
             out[b, a] = level
 
 
+@kernel(inline="always")
+def _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a_counts):
+    """Community ``i``: its counts ``comm``, hold plus it ``x``, the pool it leaves ``m``, its distinct
+    types and counts, and its number of combinations. Returns (distinct types, combinations), or
+    (-1, 0) when the pool ``M`` cannot deal it."""
+    for t in range(hold.shape[0]):
+        comm[t] = 0
+    for c in range(4):
+        comm[m4[i, c]] += 1
+    for t in range(n_suited):
+        if comm[t] > M[t]:
+            return -1, 0
+    for t in range(hold.shape[0]):
+        x[t] = hold[t] + comm[t]
+    n_distinct = 0
+    weight = 1
+    for t in range(n_suited):
+        m[t] = M[t] - comm[t]
+        if comm[t] > 0:
+            a_types[n_distinct] = t
+            a_counts[n_distinct] = comm[t]
+            n_distinct += 1
+            weight *= coef_table[M[t], comm[t]]
+    return n_distinct, weight
+
+
+@kernel(inline="always")
+def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, suits, ranks, levels):
+    """The hand-card rule differs from the plain test only where the six community cards alone form a
+    hu: set those completions' ``levels`` with it (community ``i``'s counts in ``comm``)."""
+    for e in range(alone_offsets[i], alone_offsets[i + 1]):
+        t1 = alone_pairs[e, 0]
+        t2 = alone_pairs[e, 1]
+        comm[t1] += 1
+        comm[t2] += 1
+        level = _flags_level(hold, comm, suits, ranks)
+        comm[t1] -= 1
+        comm[t2] -= 1
+        levels[t1, t2] = level
+        levels[t2, t1] = level
+
+
+@kernel(inline="always")
+def _pair_wins(m, levels, n_suited):
+    """W and Wf: the completions from the pool ``m`` that make a hu and a flush hu."""
+    win = 0
+    win_flush = 0
+    for a in range(n_suited):
+        for b in range(a, n_suited):
+            pairs = m[a] * (m[a] - 1) // 2 if a == b else m[a] * m[b]
+            if levels[a, b] == 1:
+                win += pairs
+            elif levels[a, b] == 2:
+                win_flush += pairs
+    return win, win_flush
+
+
+@kernel(inline="always")
+def _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
+    """Whether some dead set could make a ting bet beat folding: W and Wf as they are (dead cards only
+    lower them), the fewest completions left."""
+    z = win * p1 + win_flush * pf1 - t2_least
+    y = z * (m_max if z > 0 else m_min)
+    for f in range(fa_bets.shape[0]):
+        if c_fa[f] * (win + win_flush) + fa_bets[f] * y > 0:
+            return True
+    return False
+
+
+@kernel(inline="always")
+def _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited):
+    """Live community ``j``'s counts, pair levels and the columns L_t of W and Wf."""
+    for t in range(n_suited):
+        acount[t, j] = comm[t]
+        hu_sum = 0
+        flush_sum = 0
+        for b in range(n_suited):
+            left = m[b] - (1 if b == t else 0)
+            if levels[t, b] == 1:
+                hu_sum += left
+            elif levels[t, b] == 2:
+                flush_sum += left
+            pair_level[t, b, j] = levels[t, b]
+        lin[0, t, j] = hu_sum
+        lin[1, t, j] = flush_sum
+
+
+@kernel(inline="always")
+def _fill_bonus_columns(i, j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_suited):
+    """The same sums for the bonus net of four-card community ``i`` (live community ``j``)."""
+    row4_total = 0.0
+    for a in range(n_suited):
+        row5 = succ4[i, a]
+        line = 0.0
+        for b in range(n_suited):
+            net = 0.0
+            if row5 >= 0 and succ5[row5, b] >= 0:
+                net = m6_net[succ5[row5, b]]
+            pair_bonus[a, b, j] = net
+            line += (m[b] - (1 if b == a else 0)) * net
+            if b > a:
+                row4_total += m[a] * m[b] * net
+            elif b == a:
+                row4_total += m[a] * (m[a] - 1) / 2.0 * net
+        linb[a, j] = line
+    qb[j] = row4_total
+
+
 @kernel
 def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, t2_least, fa_bets, c_fa, p1,
                   pf1, m_min, m_max, bonus_objective, bonus, succ4, succ5, m6_net, coef_table, base, alive_index,
@@ -215,27 +323,9 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     a_counts = np.empty(4, np.int64)
     n_live = 0
     for i in range(m4.shape[0]):
-        for t in range(hold.shape[0]):
-            comm[t] = 0
-        for c in range(4):
-            comm[m4[i, c]] += 1
-        feasible = True
-        for t in range(n_suited):
-            if comm[t] > M[t]:
-                feasible = False
-        if not feasible:
+        n_distinct, weight = _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a_counts)
+        if n_distinct < 0:
             continue
-        for t in range(hold.shape[0]):
-            x[t] = hold[t] + comm[t]
-        n_distinct = 0
-        weight = 1
-        for t in range(n_suited):
-            m[t] = M[t] - comm[t]
-            if comm[t] > 0:
-                a_types[n_distinct] = t
-                a_counts[n_distinct] = comm[t]
-                n_distinct += 1
-                weight *= coef_table[M[t], comm[t]]
         level11 = _hu_level(x, suits, ranks)
         if level11 > 0:
             _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, g_flush if level11 == 2 else g_hu)
@@ -243,73 +333,19 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
         _suit_keys(x, suits, ranks, cap, keys)
         _completion_levels(hold, x, keys, table, suits, ranks, cap, powers, jokers, levels)
         if jokers == 0:
-            # the hand-card rule differs from the plain test only where the six community cards alone form
-            # a hu: those completions are tested with it
-            for e in range(alone_offsets[i], alone_offsets[i + 1]):
-                t1 = alone_pairs[e, 0]
-                t2 = alone_pairs[e, 1]
-                comm[t1] += 1
-                comm[t2] += 1
-                level = _flags_level(hold, comm, suits, ranks)
-                comm[t1] -= 1
-                comm[t2] -= 1
-                levels[t1, t2] = level
-                levels[t2, t1] = level
-        win = 0
-        win_flush = 0
-        for a in range(n_suited):
-            for b in range(a, n_suited):
-                pairs = m[a] * (m[a] - 1) // 2 if a == b else m[a] * m[b]
-                if levels[a, b] == 1:
-                    win += pairs
-                elif levels[a, b] == 2:
-                    win_flush += pairs
-        if not bonus_objective:
-            # the most a dead set can leave: W and Wf as they are, the fewest completions
-            z = win * p1 + win_flush * pf1 - t2_least
-            y = z * (m_max if z > 0 else m_min)
-            live = False
-            for f in range(fa_bets.shape[0]):
-                if c_fa[f] * (win + win_flush) + fa_bets[f] * y > 0:
-                    live = True
-            if not live:
-                continue
+            _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, suits, ranks, levels)
+        win, win_flush = _pair_wins(m, levels, n_suited)
+        if not bonus_objective and not _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
+            continue
         j = n_live
         n_live += 1
         alive_index[j] = i
         w0[j] = weight
         q0[0, j] = win
         q0[1, j] = win_flush
-        for t in range(n_suited):
-            acount[t, j] = comm[t]
-            hu_sum = 0
-            flush_sum = 0
-            for b in range(n_suited):
-                left = m[b] - (1 if b == t else 0)
-                if levels[t, b] == 1:
-                    hu_sum += left
-                elif levels[t, b] == 2:
-                    flush_sum += left
-                pair_level[t, b, j] = levels[t, b]
-            lin[0, t, j] = hu_sum
-            lin[1, t, j] = flush_sum
+        _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited)
         if bonus:
-            row4_total = 0.0
-            for a in range(n_suited):
-                row5 = succ4[i, a]
-                line = 0.0
-                for b in range(n_suited):
-                    net = 0.0
-                    if row5 >= 0 and succ5[row5, b] >= 0:
-                        net = m6_net[succ5[row5, b]]
-                    pair_bonus[a, b, j] = net
-                    line += (m[b] - (1 if b == a else 0)) * net
-                    if b > a:
-                        row4_total += m[a] * m[b] * net
-                    elif b == a:
-                        row4_total += m[a] * (m[a] - 1) / 2.0 * net
-                linb[a, j] = line
-            qb[j] = row4_total
+            _fill_bonus_columns(i, j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_suited)
     return n_live
 
 
@@ -514,6 +550,54 @@ def _step11(types, counts, n_distinct, g, coef_table, base):
         s[k] += 1
 
 
+@kernel(inline="always")
+def _suited_dead(dead_rows, r, n_suited):
+    """How many of row ``r``'s four dead cards are suited (jokers come last)."""
+    k = 0
+    while k < 4 and dead_rows[r, k] < n_suited:
+        k += 1
+    return k
+
+
+@kernel(inline="always")
+def _copies_before(dead_rows, r, end, card):
+    """Copies of ``card`` among row ``r``'s first ``end`` dead cards."""
+    before = 0
+    for j in range(end):
+        before += dead_rows[r, j] == card
+    return before
+
+
+@kernel(inline="always")
+def _distinct(dead_rows, r, k, types, counts):
+    """Row ``r``'s first ``k`` dead cards as distinct ``types`` with their ``counts``; how many."""
+    n_distinct = 0
+    for j in range(k):
+        t = dead_rows[r, j]
+        if n_distinct > 0 and types[n_distinct - 1] == t:
+            counts[n_distinct - 1] += 1
+        else:
+            types[n_distinct] = t
+            counts[n_distinct] = 1
+            n_distinct += 1
+    return n_distinct
+
+
+@kernel(inline="always")
+def _write_tracked(row, s11_hu, s11_flush, rest, t2, sums):
+    """One dead set's :data:`TRACK_COLUMNS` from its step-11 wins and the tracked leaf sums."""
+    row[0] = s11_hu * t2
+    row[1] = s11_flush * t2
+    row[2] = (rest - sums[0] - sums[3]) * t2
+    row[3] = sums[0] * t2
+    row[4] = sums[1]
+    row[5] = sums[2]
+    row[6] = sums[3] * t2
+    row[7] = sums[4]
+    row[8] = sums[5]
+    row[9] = sums[6]
+
+
 @kernel(nogil=True)
 def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet,
           track_min, tracking, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, bonus_bet, coef_table, base,
@@ -551,16 +635,12 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     n_pool = pool.sum()
     n_bets = fa_bets.shape[0]
     for r in range(dead_rows.shape[0]):
-        k = 0
-        while k < 4 and dead_rows[r, k] < n_suited:
-            k += 1
+        k = _suited_dead(dead_rows, r, n_suited)
         for lev in range(1, min(k - 1, 3) + 1):
             card = dead_rows[r, lev - 1]
             if built[lev] == card:
                 continue
-            before = 0
-            for j in range(lev - 1):
-                before += dead_rows[r, j] == card
+            before = _copies_before(dead_rows, r, lev - 1, card)
             _step(w_lv[lev - 1], q_lv[lev - 1], lin_lv[min(lev - 1, 2)], qb_lv[lev - 1], linb_lv[min(lev - 1, 2)],
                   card, acount[card], 1.0 / (pool[card] - before), lev <= 2, card, pair_level[card], pair_bonus[card],
                   w_lv[lev], q_lv[lev], lin_lv[min(lev, 2)], qb_lv[lev], linb_lv[min(lev, 2)])
@@ -574,25 +654,14 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
         corr_level, corr_bonus = no_level, no_bonus
         if k > 0:
             e = dead_rows[r, k - 1]
-            before = 0
-            for j in range(k - 1):
-                before += dead_rows[r, j] == e
-            a_col, inv_n = acount[e], 1.0 / (pool[e] - before)
+            a_col, inv_n = acount[e], 1.0 / (pool[e] - _copies_before(dead_rows, r, k - 1, e))
             column = min(k - 1, 2)
             lin_hu, lin_flush = lin_lv[column, 0, e], lin_lv[column, 1, e]
             linb = linb_lv[column, e]
             if k == 4:
                 corr_level = pair_level[dead_rows[r, 2], e]
                 corr_bonus = pair_bonus[dead_rows[r, 2], e]
-        n_distinct = 0
-        for j in range(k):
-            t = dead_rows[r, j]
-            if n_distinct > 0 and types[n_distinct - 1] == t:
-                counts[n_distinct - 1] += 1
-            else:
-                types[n_distinct] = t
-                counts[n_distinct] = 1
-                n_distinct += 1
+        n_distinct = _distinct(dead_rows, r, k, types, counts)
         s11_hu = float(_step11(types, counts, n_distinct, g_hu, coef_table, base))
         s11_flush = float(_step11(types, counts, n_distinct, g_flush, coef_table, base))
         left = n_pool - k
@@ -605,16 +674,7 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
             _leaf_tracked(w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level,
                           corr_bonus, a_col, inv_n, with_bonus, t2, p1, pf1, m_min, m_hi, c_fa[b], fa_bets[b],
                           bonus_bet, sums)
-            out[r, 0] = s11_hu * t2
-            out[r, 1] = s11_flush * t2
-            out[r, 2] = (rest - sums[0] - sums[3]) * t2
-            out[r, 3] = sums[0] * t2
-            out[r, 4] = sums[1]
-            out[r, 5] = sums[2]
-            out[r, 6] = sums[3] * t2
-            out[r, 7] = sums[4]
-            out[r, 8] = sums[5]
-            out[r, 9] = sums[6]
+            _write_tracked(out[r], s11_hu, s11_flush, rest, t2, sums)
             continue
         for b0 in range(0, n_bets, 2):
             b1 = min(b0 + 1, n_bets - 1)
