@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
-from solver.game.config import GameConfig
+from solver.game.config import GameConfig, load_config
 from solver.products.paytable import VariantSolver, parse_values, payout_slope, paytable_rows, solve_for_target
 from solver.staged.run import solve
 from solver.staged.summary import load_summary
@@ -31,17 +31,24 @@ def _same_tables(a: Path, b: Path, names: tuple[str, ...]) -> None:
         assert content_digest(a / name) == content_digest(b / name), name
 
 
+ROOT = Path(__file__).parent.parent
+
+
 @pytest.mark.slow
-def test_a_variant_is_bit_for_bit_a_plain_solve(variant_solver: VariantSolver, tmp_path: Path) -> None:
+@pytest.mark.parametrize("base", [TWO_SUITS, load_config(ROOT / "configs" / "reduced-3x4.toml"),
+                                  load_config(ROOT / "configs" / "three-copies-3x4.toml")],
+                         ids=["two-suits", "reduced-3x4", "three-copies-3x4"])
+def test_a_variant_is_bit_for_bit_a_plain_solve(base: GameConfig, variant_solver: VariantSolver,
+                                                tmp_path: Path) -> None:
     """A variant that reads another's stage A (di-hu changed) and one that cannot (ting-hu changed)
     give the tables and the exact figures of a solve from scratch of the same payouts."""
-    rows = paytable_rows(TWO_SUITS, {"di_hu": [2.0, 3.0], "ting_hu": [1.0, 1.25]}, variant_solver)
+    rows = paytable_rows(base, {"di_hu": [2.0, 3.0], "ting_hu": [1.0, 1.25]}, variant_solver)
     assert [r.payouts for r in rows] == [{"di_hu": d, "ting_hu": t} for d in (2.0, 3.0) for t in (1.0, 1.25)]
     for reader, source in ((rows[2], rows[0]), (rows[3], rows[1])):  # di_hu 3 reads di_hu 2's stage A
         manifest = json.loads((Path(reader.summary.directory) / "manifest.json").read_text())
         assert manifest["holds_from"] == source.summary.directory
     for row in (rows[2], rows[3]):
-        config = replace(TWO_SUITS, **row.payouts)
+        config = replace(base, **row.payouts)
         plain = solve(config, tmp_path / config.fingerprint(), n_jobs=1, quiet=True)
         assert row.summary.ev_exact == plain.ev_exact and row.summary.outcomes == plain.outcomes
         _same_tables(Path(row.summary.directory), Path(plain.directory),
