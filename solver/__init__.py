@@ -22,6 +22,9 @@ _EXPORTS = {
     "staged.run": ("Summary", "load_summary", "solve"),
     "products.query": ("BestPlay", "best_play"),
     "products.deal_stats": ("DealStats", "deal_stats"),
+    "products.edge": ("ParSheet", "par_sheet"),
+    "products.paytable": ("VariantSolver", "paytable_rows", "solve_for_target"),
+    "products.simulate": ("Simulation", "simulate"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 
