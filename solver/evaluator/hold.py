@@ -316,56 +316,74 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
                     sums[e, b, SUM_FA_FLUSH if level == 2 else SUM_FA_HU] += weights[e]
             if track >= 0:
                 tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
+        elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
+            # no completion wins: fold, unless the bonus alone pays for a ting bet
+            bonus = 0.0
+            if bonus_bet > 0:
+                bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
+            for e in range(n_cases):
+                for b in range(bets.shape[0]):
+                    _add_outcome(sums, bonus_sums, e, b, weights[e], 0.0, 0.0, total2[e], bets[b], multiples, pays,
+                                 bonus)
+            if track >= 0:
+                choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, bonus)
+                net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
+                _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
         else:
-            # no completion wins without two more jokers: the ting folds, unless the bonus pays for a bet
-            counted = _level_packed(needs[0], needs[1], needs[2], jokers + 2) > 0
-            n_hu = 0.0
-            n_flush = 0.0
-            if counted:
-                # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
-                # measured a sixth slower per pass)
-                for su in range(suits):
-                    a_keys[su] = 0
-                for c in range(4):
-                    t = m4[i, c]
-                    su = t // ranks
-                    a_keys[su] += a_powers[t - su * ranks]
-                for su in range(suits):
-                    p = profile_of[su, a_keys[su]]
-                    if p < 0:
-                        p = n_built[su]
-                        n_built[su] += 1
-                        profile_of[su, a_keys[su]] = p
-                        h1_n[su, p], h2_n[su, p] = _suit_profile(
-                            su, keys[su], x, left, table, ranks, cap, powers, jokers,
-                            h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p],
-                            removing, one_b[su, p], r_bucket[su, p], r_mass[su, p], r_n[su, p])
-                    used[su] = p
-                for su in range(3):
-                    bucket[su] = _bucket(needs[su], jokers)
-                n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used,
-                                                   bucket, suits, hu_of, flush_of, nb)
-                if removing:
-                    _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits,
-                                    ranks, hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush,
-                                    one_bucket)
-                if jokers == 0:
-                    d_hu, d_flush = _hand_rule_fix(i, keys, x, left, hold, alone_offsets, alone_pairs, alone_sixes,
-                                                   table, suits, ranks, cap, powers, removing, flags_of, suit_flags,
-                                                   six_levels, scratch, r_hu, r_flush, pair_fix, after)
-                    n_hu += d_hu
-                    n_flush += d_flush
+            # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
+            # measured a sixth slower per pass)
+            for su in range(suits):
+                a_keys[su] = 0
+            for c in range(4):
+                t = m4[i, c]
+                su = t // ranks
+                a_keys[su] += a_powers[t - su * ranks]
+            for su in range(suits):
+                p = profile_of[su, a_keys[su]]
+                if p < 0:
+                    p = n_built[su]
+                    n_built[su] += 1
+                    profile_of[su, a_keys[su]] = p
+                    h1_n[su, p], h2_n[su, p] = _suit_profile(
+                        su, keys[su], x, left, table, ranks, cap, powers, jokers,
+                        h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p],
+                        removing, one_b[su, p], r_bucket[su, p], r_mass[su, p], r_n[su, p])
+                used[su] = p
+            for su in range(3):
+                bucket[su] = _bucket(needs[su], jokers)
+            n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket,
+                                               suits, hu_of, flush_of, nb)
+            if removing:
+                _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits, ranks,
+                                hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush, one_bucket)
+            if jokers == 0:
+                d_hu, d_flush = _hand_rule_fix(i, keys, x, left, hold, alone_offsets, alone_pairs, alone_sixes, table,
+                                               suits, ranks, cap, powers, removing, flags_of, suit_flags, six_levels,
+                                               scratch, r_hu, r_flush, pair_fix, after)
+                n_hu += d_hu
+                n_flush += d_flush
             bonus = 0.0
             if bonus_bet > 0:
                 bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
             for e in range(n_cases):
                 if weights[e] == 0.0:
                     continue
-                case_hu, case_flush = n_hu, n_flush
-                if counted:
-                    case_hu, case_flush = _case_counts(n_hu, n_flush, removals[e, 0], removals[e, 1], r_hu, r_flush,
-                                                       keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket,
-                                                       hu_of, flush_of, nb, pair_fix, after)
+                case_hu = n_hu
+                case_flush = n_flush
+                t1 = removals[e, 0]
+                t2 = removals[e, 1]
+                if t1 >= 0:
+                    case_hu -= r_hu[t1]
+                    case_flush -= r_flush[t1]
+                if t2 >= 0:
+                    case_hu -= r_hu[t2]
+                    case_flush -= r_flush[t2]
+                    pair = _pair_level(keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2,
+                                       hu_of, flush_of, nb, pair_fix, after)
+                    if pair == 1:
+                        case_hu += 1.0
+                    elif pair == 2:
+                        case_flush += 1.0
                 for b in range(bets.shape[0]):
                     _add_outcome(sums, bonus_sums, e, b, weights[e], case_hu, case_flush, total2[e], bets[b],
                                  multiples, pays, bonus)
@@ -373,7 +391,7 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
                 choice = _tracked_choice(n_hu, n_flush, total2[0], bets[track], multiples, pays, bonus)
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, n_hu, n_flush, total2[0], weight, net, tracked)
-            if counted and removing and jokers == 0:
+            if removing and jokers == 0:
                 for e in range(alone_offsets[i], alone_offsets[i + 1]):
                     pair_fix[alone_pairs[e, 0], alone_pairs[e, 1]] = 0
         for c in range(4):
@@ -383,28 +401,6 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
         for b in range(bets.shape[0]):
             out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
 
-
-
-@kernel(inline="always")
-def _case_counts(n_hu, n_flush, t1, t2, r_hu, r_flush, keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket,
-                 hu_of, flush_of, nb, pair_fix, after):
-    """The winning completions once the removed cards ``t1``, ``t2`` (-1: none) are out of the pool:
-    less R(t1) and R(t2), plus the completion the two make together when it wins (inclusion-exclusion)."""
-    case_hu = n_hu
-    case_flush = n_flush
-    if t1 >= 0:
-        case_hu -= r_hu[t1]
-        case_flush -= r_flush[t1]
-    if t2 >= 0:
-        case_hu -= r_hu[t2]
-        case_flush -= r_flush[t2]
-        pair = _pair_level(keys, bucket, x, table, powers, ranks, cap, jokers, one_bucket, t1, t2, hu_of, flush_of,
-                           nb, pair_fix, after)
-        if pair == 1:
-            case_hu += 1.0
-        elif pair == 2:
-            case_flush += 1.0
-    return case_hu, case_flush
 
 
 @kernel(inline="always")
