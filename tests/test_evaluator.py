@@ -86,7 +86,8 @@ def test_draw_stage(config: GameConfig) -> None:
         assert_same_options(evaluate(state, config), plain.draw_options(state.hand, state.dead, state.double_down))
 
 
-@pytest.mark.parametrize("config, n", [(ONE_SUIT, 100), (TWO_SUITS, 6), (ODD_PAYS, 4)],
+@pytest.mark.parametrize("config, n", [(ONE_SUIT, 100), (TWO_SUITS, 6),
+                                       pytest.param(ODD_PAYS, 4, marks=pytest.mark.slow)],
                          ids=["one-suit", "two-suits", "odd-pays"])
 def test_deal_stage(config: GameConfig, n: int) -> None:
     plain = PLAIN[id(config)]
@@ -107,7 +108,9 @@ def test_whole_game_of_a_mini_deck() -> None:
     assert fast_ev == pytest.approx(PLAIN[id(ONE_SUIT)].game_ev(), abs=1e-12, rel=0)
 
 
-@pytest.mark.parametrize("config, bonus", [(TWO_SUITS, 1.0), (TWO_SUITS, 5.0), (LONG_SUIT, 5.0), (ODD_PAYS, 2.0)],
+@pytest.mark.parametrize("config, bonus", [pytest.param(TWO_SUITS, 1.0, marks=pytest.mark.slow),
+                                           pytest.param(TWO_SUITS, 5.0, marks=pytest.mark.slow), (LONG_SUIT, 5.0),
+                                           (ODD_PAYS, 2.0)],
                          ids=["two-suits-B1", "two-suits-B5", "long-suit-B5", "odd-pays-B2"])
 def test_bonus_objective_at_every_stage(config: GameConfig, bonus: float) -> None:
     """Main game plus a bonus bet B: the bonus settles only if the player bets ting-hu."""
@@ -204,6 +207,7 @@ def test_hold_kernel_removing_cards_matches_separate_passes(config: GameConfig) 
             assert np.array_equal(row, expected), (hold, removed)
 
 
+@pytest.mark.slow
 def test_deal_stage_is_the_same_for_any_number_of_jobs() -> None:
     """Deal-stage EVs are bit for bit the same with one process or two, and progress ends at its total."""
     config = REDUCED

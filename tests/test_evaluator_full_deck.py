@@ -54,7 +54,8 @@ HOLD_STATES = [
 ]
 
 
-@pytest.mark.parametrize("hold, dead", HOLD_STATES)
+@pytest.mark.parametrize("hold, dead", HOLD_STATES[:1] + [pytest.param(*state, marks=pytest.mark.slow)
+                                                          for state in HOLD_STATES[1:]])
 def test_hold_value_against_naive_enumeration(hold: str, dead: str) -> None:
     """Every four-card community multiset with its multiplicity, the ting decision recomputed per state."""
     h, d = cards(hold), cards(dead)

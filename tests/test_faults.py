@@ -127,7 +127,7 @@ def _running(pid: str) -> bool:
 
 @pytest.mark.parametrize("moment", [m if m.startswith("mid-chunk") else pytest.param(m, marks=pytest.mark.slow)
                                     for m in MOMENTS])  # the fast loop keeps one moment
-@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGINT"])
+@pytest.mark.parametrize("signal_name", [pytest.param("SIGKILL", marks=pytest.mark.slow), "SIGINT"])
 def test_a_stopped_solve_leaves_no_process_and_resumes(whole: Path, tmp_path: Path, moment: str,
                                                        signal_name: str) -> None:
     directory = tmp_path / "stopped"
@@ -172,7 +172,8 @@ def _run(args: list[str], capsys) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-@pytest.mark.parametrize("damage", list(DAMAGE))
+@pytest.mark.parametrize("damage", [d if d == "truncated" else pytest.param(d, marks=pytest.mark.slow)
+                                    for d in DAMAGE])  # the fast loop keeps one kind of damage
 @pytest.mark.parametrize("name", TABLE_FILES)
 def test_damaged_tables_give_one_line_or_the_same_answer(whole: Path, tmp_path: Path, config_file: str, capsys,
                                                          name: str, damage: str, monkeypatch) -> None:

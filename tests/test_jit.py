@@ -134,6 +134,7 @@ assert hu_level(counts_of(parse_cards("11m 123p", g), g), g) == 1
 """
 
 
+@pytest.mark.slow
 def test_kernels_are_cached_in_the_digest_folder_or_not_at_all(tmp_path) -> None:
     """A compiled kernel lands in <cache>/numba/mahjong-poker-<digest>; with no writable folder
     anywhere, nothing is written next to the sources (where numba keys a cache by one file)."""

@@ -111,6 +111,7 @@ def test_class_enumeration_matches_brute_force_on_a_mini_deck(first: int, second
     assert found == len(_orbits(MINI, first, second))
 
 
+@pytest.mark.slow
 def test_deal_class_weights_sum_to_all_deals() -> None:
     """Each multiset is drawn prod C(copies, taken) ways; the classes partition the multisets."""
     hands, weights = deal_classes(REAL)
