@@ -64,7 +64,7 @@ def load_strategy(directory: Path, config: GameConfig) -> Strategy:
     geometry = config.geometry
 
     def discards(texts: list[str]) -> np.ndarray:
-        out = np.full((len(texts), 2), -1, dtype=np.int64)
+        out = np.full((len(texts), 2), -1, dtype=np.int8)
         for i, text in enumerate(texts):
             if text:
                 out[i] = parse_cards(text, geometry)
@@ -79,15 +79,15 @@ def load_strategy(directory: Path, config: GameConfig) -> Strategy:
     fa_bets = list(config.fa_hu_bets)
     return Strategy(
         deal_keys=np.array(deals["key"].to_pylist(), dtype=np.int64),
-        deal_action=np.array([_ACTIONS[a] for a in deals["best_action"].to_pylist()], dtype=np.int64),
+        deal_action=np.array([_ACTIONS[a] for a in deals["best_action"].to_pylist()], dtype=np.int8),
         deal_discard=discards(deals["best_discard"].to_pylist()),
         deal_dd=(np.array(deals["best_bet"].to_pylist()) > 0).astype(np.int64),
         draw_keys=draw_keys[order],
-        draw_action=np.array([_ACTIONS[a] for a in draws["best_action"].to_pylist()], dtype=np.int64)[order],
+        draw_action=np.array([_ACTIONS[a] for a in draws["best_action"].to_pylist()], dtype=np.int8)[order],
         draw_discard=discards(draws["best_discard"].to_pylist())[order],
         draw_fa=np.array([fa_bets.index(b) if a == "bet" else -1 for a, b in
                           zip(draws["best_action"].to_pylist(), draws["best_bet"].to_pylist())],
-                         dtype=np.int64)[order],
+                         dtype=np.int8)[order],
     )
 
 
