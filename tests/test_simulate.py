@@ -68,7 +68,7 @@ def test_ting_count_is_every_completion_tested_one_by_one(config: GameConfig) ->
     n_suited, rng = g.n_suited, np.random.default_rng(7)
     suited = [c for c in g.cards() if c != g.joker]
     full = g.full_counts()
-    scratch = (np.empty(7, np.int64), np.zeros(n_suited + g.suits * (g.ranks - 2), np.int64),
+    scratch = (np.empty(5, np.int64), np.zeros(n_suited + g.suits * (g.ranks - 2), np.int64),
                np.zeros(n_suited, np.int64), np.zeros((n_suited, n_suited), np.int64))
     checked = 0
     for trial in range(60):

@@ -139,8 +139,7 @@ class VariantSolver:
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
                         quiet=self.quiet, holds_from=None if has_own or source is None else source)
         self.solves += 0 if summary.reused else 1
-        if (directory / "holds.parquet").exists():
-            self._stage_a.setdefault(config.holds_fingerprint(), directory)
+        self.share(directory, config)
         return summary
 
     def share(self, directory: Path, config: GameConfig) -> None:

@@ -183,10 +183,10 @@ def _outcome_index(kind, dd_index, f_slot, g_slot, n_fa, n_g):
 
 @kernel(inline="always")
 def _add_missing(missing, m, card, n):
-    """Append ``n`` copies of ``card`` to the missing cards ``missing[:m]``; the new length."""
+    """Append ``n`` copies of ``card`` to the missing cards ``missing[:m]``; the new length (a pair and a
+    set lack at most five cards, the room ``missing`` has)."""
     for _ in range(n):
-        if m < missing.shape[0]:
-            missing[m] = card
+        missing[m] = card
         m += 1
     return m
 
@@ -273,7 +273,7 @@ def _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short, row
                 if p < start or p > start + 2:
                     m = _add_missing(missing, m, p, _short(counts[p], 2))
                 flush = suit == p_suit
-            if m - jokers > 2 or m > missing.shape[0] or not (any_hand or touches):
+            if m - jokers > 2 or not (any_hand or touches):
                 continue
             everywhere = _mark(2 if flush else 1, missing, m, jokers, everywhere, row_level, pair_level)
     n_hu = 0
@@ -351,7 +351,7 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_
     image = np.empty(n_types, np.int64)
     back = np.empty(n_types, np.int64)
     scratch = np.empty(n_types, np.int64)
-    missing = np.empty(5 + 2, np.int64)  # a pair and a set lack at most five cards (two more: skipped)
+    missing = np.empty(5, np.int64)  # a pair and a set lack at most five cards
     set_short = np.zeros(n_suited + suits * (ranks - 2), np.int64)
     row_level = np.zeros(n_suited, np.int64)
     pair_level = np.zeros((n_suited, n_suited), np.int64)
