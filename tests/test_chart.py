@@ -20,6 +20,7 @@ from solver.game.config import GameConfig
 from solver.game.symmetry import apply, relabellings
 from solver.products.chart import StageChart, build_chart, ting_outs_table, ting_thresholds
 from solver.products.patterns import PSEUDO, ChartRules, dead_touching, hold_pattern
+from solver.tables.files import options_from_row
 from solver.tables.reader import draw_rows
 from tests.conftest import TWO_SUITS_TOML
 
@@ -27,17 +28,22 @@ TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
 
 
 @pytest.mark.parametrize("cards, pattern", [
-    ("11m 23p", "end pair + suited open connector"),
-    ("22m 55p", "2 pairs"),
-    ("89s 5p J", "suited edge connector + joker + odd middle card"),
-    ("24m 56p", "suited open connector + suited one-gap"),
-    ("123m J", "suited run + joker"),
-    ("13m 5p 9s", "suited one-gap + odd middle card + odd end card"),
-    ("111m 7s", "triplet + odd middle card"),
-    ("11m 99s", "2 end pairs"),
-    ("19m 5p 5s", "2 suited odd end cards + 2 odd middle cards"),
-    ("14m 6p 7s", "suited odd middle card + suited odd end card + 2 odd middle cards"),
-    ("1112m", "triplet + suited odd middle card"),
+    ("11m 23p", "end pair + suited open connector, in two suits"),
+    ("11m 23m", "end pair + suited open connector, in one suit"),
+    ("22m 55p", "2 pairs, in two suits"),
+    ("89s 5p J", "suited edge connector + joker + odd middle card, in two suits"),
+    ("24m 56p", "suited open connector + suited one-gap, in two suits"),
+    ("123m J", "suited run + joker, in one suit"),
+    ("13m 5p 9s", "suited one-gap + odd middle card + odd end card, in three suits"),
+    ("111m 7s", "triplet + odd middle card, in two suits"),
+    ("11m 99s", "2 end pairs, in two suits"),
+    ("19m 5p 5s", "2 suited odd end cards + 2 odd middle cards, in three suits"),
+    ("14m 6p 7s", "suited odd middle card + suited odd end card + 2 odd middle cards, in three suits"),
+    ("1112m", "triplet + suited odd middle card, in one suit"),
+    ("2345m", "suited four-run, in one suit"),
+    ("1235m", "suited run + suited odd middle card, in one suit"),
+    ("5m J", "joker + odd middle card"),  # fewer than three suited cards: no count of suits
+    ("57p J", "suited one-gap + joker"),
 ])
 def test_hold_patterns(cards: str, pattern: str) -> None:
     geometry = GameConfig().geometry
@@ -56,7 +62,8 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
     """The stage's loss per hand dealt, recomputed row by row from the parquet table with plain Python:
     the first rule whose pattern the hand can keep (with no more dead cards touching than the rule
     allows) or claim / fold where offered is played, at the rule's bet; of the discards it allows, those
-    with the fewest dead cards touching are each taken with equal probability (their mean EV)."""
+    with the fewest dead cards touching, and of those the ones with the smallest summed distance of the
+    kept suited cards from the middle rank, are each taken with equal probability (their mean EV)."""
     geometry = config.geometry
     name, weight_column = ("deals.parquet", "weight") if stage.stage == "deal" else ("draws.parquet", "reach")
     loss = Fraction(0)
@@ -75,7 +82,8 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
                     touching = dead_touching(kept, dead + thrown, geometry)
                     if (a in ("discard", "bet") and b == rule.bet and hold_pattern(kept, geometry) == rule.entry
                             and (rule.max_touching is None or touching <= rule.max_touching)):
-                        allowed.append((touching, e))
+                        allowed.append(((touching, sum(abs(2 * geometry.rank_of(c) - geometry.ranks - 1)
+                                                       for c in kept if c != geometry.joker)), e))
                 evs = [e for t, e in allowed if t == min(allowed)[0]] if allowed else []
             if evs:
                 break
@@ -315,3 +323,96 @@ def test_chart_restriction_needs_its_rules() -> None:
 
     with pytest.raises(InputError, match="chart"):
         Objective(restriction="chart")
+
+
+def _plain_records(stage: str, row: dict, geometry) -> dict[str, tuple[int, list[float]]]:
+    """A table row's records with plain Python, option by option: per entry, the fewest dead cards
+    touching its holds and, per bet size, the mean EV of its holds with that few touching and the
+    smallest summed distance of the kept suited cards from the middle rank."""
+    hand = parse_cards(row["hand"], geometry)
+    dead = parse_cards(row["dead"], geometry) if stage == "draw" else ()
+    found: dict[str, list[tuple[tuple[int, int], float, float]]] = {}
+    for action, discard, bet, ev in zip(row["actions"], row["discards"], row["bets"], row["evs"]):
+        if action in ("claim", "fold"):
+            found.setdefault("claim the hu" if action == "claim" else "fold", []).append(((0, 0), 0.0, ev))
+            continue
+        thrown = parse_cards(discard, geometry)
+        kept = remove_cards(hand, thrown)
+        spread = sum(abs(2 * geometry.rank_of(c) - geometry.ranks - 1) for c in kept if c != geometry.joker)
+        found.setdefault(hold_pattern(kept, geometry), []).append(
+            ((dead_touching(kept, dead + thrown, geometry), spread), bet, ev))
+    out = {}
+    for entry, options in found.items():
+        least = min(p for p, _, _ in options)
+        bets = sorted({b for _, b, _ in options})
+        out[entry] = (least[0], [float(np.mean([e for p, b, e in options if p == least and b == bet])) for bet in bets])
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stage", ["deal", "draw"])
+def test_stage_lines_match_plain_python(stage: str, two_suit_tables: Path) -> None:
+    """The records built for all situations at once (pattern and touching tables, compiled hold lists,
+    a sort) equal those computed option by option with plain Python, for every situation."""
+    from solver.products.chart_lines import stage_lines
+
+    geometry = TWO_SUITS.geometry
+    lines = stage_lines(stage, TWO_SUITS, two_suit_tables)
+    rows = pq.read_table(two_suit_tables / "deals.parquet").to_pylist() if stage == "deal" else draw_rows(
+        two_suit_tables, TWO_SUITS)
+    assert len(rows) == len(lines.weights)
+    starts = np.r_[lines.starts, len(lines.situation)]
+    for i, row in enumerate(rows):
+        plain = _plain_records(stage, row, geometry)
+        records = range(starts[i], starts[i + 1])
+        assert sorted(lines.entries[lines.entry[r]] for r in records) == sorted(plain)
+        for r in records:
+            fewest, values = plain[lines.entries[lines.entry[r]]]
+            assert lines.fewest[r] == fewest
+            got = lines.values[r]
+            assert got[~np.isnan(got)] == pytest.approx(values, abs=1e-12)
+        assert lines.weights[i] == row["weight" if stage == "deal" else "reach"]
+
+
+@pytest.mark.slow
+def test_draw_choices_match_the_rules_one_state_at_a_time(chart, two_suit_tables: Path) -> None:
+    """The draw play of a chart read for all states at once is the play :meth:`ChartRules.choices` makes
+    option by option, for every reached post-draw state, under the chart's list and under lists cut
+    short or shuffled (so that some states fall to later lines and some to none)."""
+    from solver.staged.forward import decode_rows
+    from solver.staged.stages import state_holds
+    from solver.tables.reader import hold_values, holds_file
+
+    geometry = TWO_SUITS.geometry
+    rows = draw_rows(two_suit_tables, TWO_SUITS)
+    keys = np.array([r["key"] for r in rows])
+    hands, deads = decode_rows(keys, geometry.n_types, (6, 2))
+    held = state_holds(hands, deads, hold_values(holds_file(two_suit_tables))[0], geometry)
+    lines = chart.rules().draw
+    rng = np.random.default_rng(0)
+    for draw in (lines, lines[: len(lines) // 3], tuple(lines[i] for i in rng.permutation(len(lines)))[:20]):
+        rules = ChartRules((), draw)
+        state, option = rules.draw_choices(held.holds, held.thrown, deads, held.n_holds, held.level,
+                                           TWO_SUITS.fa_hu_bets, geometry)
+        played: dict[int, list[int]] = {}
+        for s, o in zip(state, option):
+            played.setdefault(int(s), []).append(int(o))
+        for i, row in enumerate(rows):
+            hand, dead = parse_cards(row["hand"], geometry), parse_cards(row["dead"], geometry)
+            options = options_from_row(row, geometry)
+            assert played.get(i, []) == rules.choices("draw", options, hand, geometry, dead), row["hand"]
+
+
+def test_spread_prefers_the_middle() -> None:
+    """A hold's spread sums its suited cards' distances from the middle rank (twice over, so that even
+    ranks count too): 2345m is nearer the middle than 1234m; jokers count nothing; relabelling keeps it."""
+    from solver.products.patterns import hold_spread
+
+    geometry = GameConfig().geometry
+    assert hold_spread(parse_cards("2345m", geometry), geometry) == 2 * (3 + 2 + 1 + 0)
+    assert hold_spread(parse_cards("1234m", geometry), geometry) == 2 * (4 + 3 + 2 + 1)
+    assert hold_spread(parse_cards("5m 5p 5s J", geometry), geometry) == 0
+    for mapping in relabellings(geometry):
+        held = parse_cards("19m 3p J", geometry)
+        assert hold_spread(apply(mapping, held), geometry) == hold_spread(held, geometry)
+    assert hold_spread(parse_cards("14m", TWO_SUITS.geometry), TWO_SUITS.geometry) == 3 + 3

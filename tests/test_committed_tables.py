@@ -97,3 +97,45 @@ def test_content_digest_sees_a_changed_value(tmp_path: Path) -> None:
     pq.write_table(table.set_column(table.column_names.index("ev"), "ev", pa.array(evs)), tmp_path / "moved.parquet")
     assert content_digest(tmp_path / "same.parquet") == content_digest(TABLES / "firsts.parquet")
     assert content_digest(tmp_path / "moved.parquet") != content_digest(TABLES / "firsts.parquet")
+
+
+def _lines(stage: dict) -> list[tuple]:
+    return [(r["entry"], r["bet"], r["max_touching"], r["example"]) for r in stage["rules"]]
+
+
+@pytest.mark.slow
+def test_committed_reduced_deck_report_is_reproduced(tmp_path: Path) -> None:
+    """The reduced deck's committed chart is what the code derives from the committed tables: the same
+    lines, losses and exact whole-chart EV (the chart's own solve, made in a copy of the tables)."""
+    import json
+    import shutil
+
+    from solver.products.chart import build_chart
+
+    tables = tmp_path / TABLES.name
+    shutil.copytree(TABLES, tables)
+    committed = json.loads((ROOT / "docs" / "report-reduced-3x4" / "chart.json").read_text())
+    chart = build_chart(CONFIG, tables, exact=True, n_jobs=2).to_json()
+    for stage in ("deal", "draw"):
+        assert _lines(chart[stage]) == _lines(committed[stage])
+        assert chart[stage]["loss"] == pytest.approx(committed[stage]["loss"], abs=1e-12)
+    assert chart["exact"]["ev_exact"] == committed["exact"]["ev_exact"]
+    assert Fraction(committed["exact"]["ev_exact"]) <= load_summary(TABLES, CONFIG).ev_exact
+
+
+@pytest.mark.slow
+def test_committed_real_deck_report_deal_list_is_reproduced() -> None:
+    """The real deck's committed deal list is what the code derives from the committed deal table (the
+    draw list needs the draw table, too large to commit: `mahjong-poker chart` on a solve remakes it);
+    the committed whole chart is no better than optimal play."""
+    import json
+
+    from solver.game.config import DEFAULT_CONFIG
+    from solver.products.chart import build_stage_chart
+
+    committed = json.loads((ROOT / "docs" / "report-real" / "chart.json").read_text())
+    deal = build_stage_chart("deal", DEFAULT_CONFIG, REAL)
+    assert _lines({"rules": [r.__dict__ for r in deal.rules]}) == _lines(committed["deal"])
+    assert deal.loss == pytest.approx(committed["deal"]["loss"], abs=1e-12)
+    optimal = load_summary(REAL, DEFAULT_CONFIG).ev_exact
+    assert 0 < optimal - Fraction(committed["exact"]["ev_exact"]) == Fraction(committed["exact"]["loss_exact"])

@@ -9,8 +9,10 @@ Everything is derived by code from a main-game solve's tables:
   not; F), possibly limited to holds with few dead cards touching them
   (:func:`solver.products.patterns.dead_touching`), or an action (claim the hu;
   fold). Where several discards keep a line's pattern the player keeps
-  the one with the fewest dead cards touching; where that still leaves
-  several, a player is priced as taking any of them (their mean EV).
+  the one with the fewest dead cards touching, then the one whose cards lie
+  nearest the middle rank (:func:`solver.products.patterns.hold_spread`); where
+  that still leaves several, a player is priced as taking any of them (their
+  mean EV).
 - **Ranking**: lines start in the order of the mean EV of the hands where
   optimal play takes them; a local search then moves lines and flips bets
   while that raises the chart's exact total (``_search``), from that order
@@ -40,12 +42,20 @@ import numpy as np
 from solver.game.cards import format_cards, parse_cards
 from solver.game.combinatorics import remove_cards
 from solver.game.config import GameConfig
-from solver.products.patterns import PSEUDO, TOUCHING_LIMITS, ChartRules, dead_touching, line_text, option_entry
+from solver.products.chart_lines import CHUNK, StageLines, situation_rows, stage_lines
+from solver.products.patterns import (
+    PSEUDO,
+    TOUCHING_LIMITS,
+    ChartRules,
+    dead_touching,
+    hold_spread,
+    line_text,
+    option_entry,
+)
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from solver.staged.objective import CHART, Objective
 from solver.staged.run import Summary, load_summary
 from solver.tables.files import check_tables, options_from_row, read_table
-from solver.tables.reader import draw_rows
 
 
 @dataclass(frozen=True)
@@ -123,32 +133,32 @@ class Chart:
 Key = tuple[str, int | None]
 """A line's entry and its limit on dead cards touching the hold (``None``: any)."""
 
-MIN_LINE_GAIN = 5e-4
+MIN_LINE_GAIN = 1e-4
 """A line limited by dead cards touching stays on a list only if it is worth this much per hand
-dealt (0.05% of the tian-hu bet): each is one more line to learn."""
+dealt (0.01% of the tian-hu bet): each is one more line to learn."""
 
 
 SEARCH_RESTARTS = 4
 """Seeded random orders the local search also starts from (besides the order of mean EVs)."""
 
 
+SEARCH_SITUATIONS = 200_000
+"""A stage with more situations than this (the real deck's draw has 4.78 million) has its list searched
+on a weight-proportional sample of this many, drawn with a fixed seed; its price is still exact, over
+every situation."""
+
+LIMITS = (*TOUCHING_LIMITS, None)
+"""The limits a line may put on dead cards touching, in the order a key's slot counts them."""
+
+
 @dataclass
 class _Situation:
-    """One deal class or post-draw state as a chart sees it."""
+    """One deal class or post-draw state as a chart's text shows it."""
 
     label: str
-    weight: int
-    best_ev: float
     best_label: str
-    values: dict[Key, list[float]]
-    """(entry, limit on dead cards touching) -> EV for each bet size (NaN where the line has no such
-    bet): of the discards the line allows, those with the fewest dead cards touching, at their mean
-    EV (the chart does not say which of them, so a player is priced as taking any)."""
     discards: dict[Key, str]
-
-
-def _bet_sizes(stage: str, config: GameConfig) -> tuple[float, ...]:
-    return (0.0, config.double_down) if stage == "deal" else tuple(config.fa_hu_bets)
+    """(entry, limit) -> the discards the line plays (the fewest dead cards touching, then nearest the middle)."""
 
 
 def _describe(stage: str, entry: str, bet: float, discards: str = "") -> str:
@@ -164,44 +174,103 @@ def _key_order(key: Key) -> tuple[str, int]:
     return key[0], len(TOUCHING_LIMITS) if key[1] is None else key[1]
 
 
-def _situations(stage: str, config: GameConfig, directory: Path) -> list[_Situation]:
+def _situation(stage: str, row: dict[str, Any], config: GameConfig) -> _Situation:
+    """A table row (with its option lists) as the chart's text names it, one option at a time."""
     geometry = config.geometry
-    sizes = _bet_sizes(stage, config)
-    weight_column = "weight" if stage == "deal" else "reach"
-    rows = read_table(directory / "deals.parquet").to_pylist() if stage == "deal" else draw_rows(directory, config)
-    out = []
-    for row in rows:
-        hand = parse_cards(row["hand"], geometry)
-        dead = parse_cards(row["dead"], geometry) if stage == "draw" else ()
-        # (entry, limit) -> for each bet size, the (dead cards touching, EV, discard) of each option it allows
-        allowed: dict[Key, list[list[tuple[int, float, str]]]] = defaultdict(lambda: [[] for _ in sizes])
-        options = options_from_row(row, geometry)
-        for option in options:
-            entry = option_entry(option, hand, geometry)
-            if entry in PSEUDO:
-                allowed[(entry, None)][0].append((0, option.ev, ""))
-                continue
-            touching = dead_touching(remove_cards(hand, option.discard), dead + option.discard, geometry)
-            for limit in (*TOUCHING_LIMITS, None):
-                if limit is None or touching <= limit:
-                    allowed[(entry, limit)][sizes.index(option.bet)].append(
-                        (touching, option.ev, format_cards(option.discard, geometry)))
-        values: dict[Key, list[float]] = {}
-        discards: dict[Key, set[str]] = defaultdict(set)
-        for key, per_bet in allowed.items():
-            values[key] = []
-            for played in per_bet:
-                fewest = [p for p in played if p[0] == min(played)[0]] if played else []
-                values[key].append(sum(p[1] for p in fewest) / len(fewest) if fewest else float("nan"))
-                discards[key].update(p[2] for p in fewest if p[2])
-        label = row["hand"] if stage == "deal" else (
-            f"{row['hand']} (dead {row['dead']}{', doubled down' if row['double_down'] else ''})")
-        best = options[row["best"]]
-        best_entry = option_entry(best, hand, geometry)
-        best_label = _describe(stage, best_entry, best.bet, format_cards(best.discard, geometry))
-        out.append(_Situation(label, row[weight_column], row["best_ev"], best_label, values,
-                              {e: " or ".join(sorted(d)) for e, d in discards.items()}))
-    return out
+    hand = parse_cards(row["hand"], geometry)
+    dead = parse_cards(row["dead"], geometry) if stage == "draw" else ()
+    fewest: dict[Key, tuple[tuple[int, int], set[str]]] = {}
+    options = options_from_row(row, geometry)
+    for option in options:
+        entry = option_entry(option, hand, geometry)
+        if entry in PSEUDO:
+            continue
+        kept = remove_cards(hand, option.discard)
+        touching = dead_touching(kept, dead + option.discard, geometry)
+        preference = (touching, hold_spread(kept, geometry))
+        text = format_cards(option.discard, geometry)
+        for limit in LIMITS:
+            if limit is None or touching <= limit:
+                least, texts = fewest.get((entry, limit), (preference, set()))
+                if preference < least:
+                    least, texts = preference, set()
+                if preference == least:
+                    fewest[(entry, limit)] = (least, texts | {text})
+    label = row["hand"] if stage == "deal" else (
+        f"{row['hand']} (dead {row['dead']}{', doubled down' if row['double_down'] else ''})")
+    best = options[row["best"]]
+    best_label = _describe(stage, option_entry(best, hand, geometry), best.bet, format_cards(best.discard, geometry))
+    return _Situation(label, best_label, {k: " or ".join(sorted(t)) for k, (_, t) in fewest.items()})
+
+
+@dataclass(frozen=True)
+class _Keys:
+    """A stage's lines as columns: (entry, limit) keys in :func:`_key_order`, and where each record's
+    entry and limit slot (of :data:`LIMITS`) sits among them (``len(keys)`` where it is not a key)."""
+
+    keys: list[Key]
+    at: np.ndarray
+
+    @classmethod
+    def of(cls, lines: StageLines, records: np.ndarray) -> _Keys:
+        found = set()
+        entry, fewest = lines.entry[records], lines.fewest[records]
+        for limit in LIMITS:
+            ok = np.ones(len(records), bool) if limit is None else fewest <= limit
+            names = [lines.entries[e] for e in np.unique(entry[ok])]
+            found |= {(n, limit) for n in names if limit is None or n not in PSEUDO}
+        keys = sorted(found, key=_key_order)
+        at = np.full((len(lines.entries), len(LIMITS)), len(keys), np.int64)
+        index = {name: i for i, name in enumerate(lines.entries)}
+        for k, (name, limit) in enumerate(keys):
+            at[index[name], LIMITS.index(limit)] = k
+        return cls(keys, at)
+
+    def record_keys(self, lines: StageLines, records: np.ndarray) -> np.ndarray:
+        """(records, limit slots): each record's key under each limit, ``len(keys)`` where the record's
+        fewest touching exceeds the limit or the key is not a column."""
+        out = self.at[lines.entry[records]]
+        for slot, limit in enumerate(LIMITS):
+            if limit is not None:
+                out[lines.fewest[records] > limit, slot] = len(self.keys)
+        return out
+
+
+def _records_of(lines: StageLines, situations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The records of some situations (repeats allowed): each record's place in ``situations`` and its index."""
+    starts = lines.starts
+    ends = np.r_[starts[1:], len(lines.situation)]
+    counts = ends[situations] - starts[situations]
+    place = np.repeat(np.arange(len(situations)), counts)
+    offsets = np.arange(len(place)) - np.repeat(np.cumsum(counts) - counts, counts)
+    return place, np.repeat(starts[situations], counts) + offsets
+
+
+def _dense(lines: StageLines, situations: np.ndarray, keys: _Keys) -> np.ndarray:
+    """values[s, key, bet] of some situations (NaN where the key is not available) for the search."""
+    values = np.full((len(situations), len(keys.keys) + 1, len(lines.bet_sizes)), np.nan)
+    place, records = _records_of(lines, situations)
+    columns = keys.record_keys(lines, records)
+    for slot in range(len(LIMITS)):
+        values[place, columns[:, slot]] = lines.values[records]
+    return values[:, :-1]
+
+
+def _apply(lines: StageLines, keys: _Keys, order: list[int], bets: np.ndarray, active: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Every situation's line under a chart (the first of ``order`` it has, of the ``active`` keys) and
+    that line's EV at its bet: the exact price of the list over all situations."""
+    n_keys = len(keys.keys)
+    place = np.full(n_keys + 1, n_keys + 1)
+    place[order] = np.arange(len(order))
+    place[:n_keys][~active] = n_keys + 1
+    columns = keys.record_keys(lines, np.arange(len(lines.situation)))
+    record_place = place[columns].min(axis=1)
+    first = np.minimum.reduceat(record_place, lines.starts)
+    assert (first <= n_keys).all(), "every situation has a line of the list (fold, or a hold at the deal)"
+    winner = np.flatnonzero(record_place == first[lines.situation])
+    picks = np.asarray(order)[first]
+    return picks, lines.values[winner, bets[picks]]
 
 
 def _first_entries(present: np.ndarray, order: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -223,6 +292,37 @@ def _played(values: np.ndarray, order: list[int], bets: np.ndarray,
     return picks, values[np.arange(values.shape[0]), picks, bets[picks]]
 
 
+class _FirstTwo:
+    """Each situation's first two available entries in a ranked list (``len(present[0])`` where it has
+    fewer), kept up to date as entries move or go: moving or dropping entry e changes them only for
+    the situations that have e, since the others' entries keep their order."""
+
+    def __init__(self, present: np.ndarray, order: list[int]) -> None:
+        self.present = present
+        self.none = present.shape[1]
+        self.place = np.full(self.none + 1, self.none)
+        self.place[order] = np.arange(len(order))
+        self.first = np.full(len(present), self.none)
+        self.second = np.full(len(present), self.none)
+        self.update(np.arange(len(present)))
+
+    def update(self, rows: np.ndarray) -> None:
+        """Find the first two again for ``rows``."""
+        ranked = np.where(self.present[rows], self.place[None, :self.none], self.none)
+        ranked = np.concatenate([ranked, np.full((len(rows), 2), self.none)], axis=1)
+        two = np.argpartition(ranked, 1, axis=1)[:, :2]
+        rank = np.take_along_axis(ranked, two, axis=1)
+        swap = rank[:, 0] > rank[:, 1]
+        two[swap], rank[swap] = two[swap, ::-1], rank[swap, ::-1]
+        self.first[rows] = np.where(rank[:, 0] < self.none, two[:, 0], self.none)
+        self.second[rows] = np.where(rank[:, 1] < self.none, two[:, 1], self.none)
+
+    def reorder(self, order: list[int], moved: int) -> None:
+        """The list is now ``order``, in which only ``moved`` changed place."""
+        self.place[order] = np.arange(len(order))
+        self.update(np.flatnonzero(self.present[:, moved]))
+
+
 def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray,
             pseudo: np.ndarray) -> tuple[list[int], np.ndarray]:
     """Refine a ranked list and its bet choices by local search on the chart's exact total.
@@ -234,36 +334,32 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
     takes it over exactly when e is inserted at or above q. Then each
     entry's bet is set to the best for the hands where it applies.
     """
-    n_situations, n_entries, _ = values.shape
+    n_entries = values.shape[1]
     present = ~np.isnan(values[:, :, 0])
-    rows = np.arange(n_situations)
+    two = _FirstTwo(present, order)
     while True:
-        improved, stale = False, True
+        improved = False
         for e in list(order):
-            if stale:  # each situation's first two available places, found again only when the list changed
-                ranked = np.where(present[:, order], np.arange(n_entries)[None, :], n_entries)
-                first, second = np.partition(ranked, 1, axis=1)[:, :2].T
-                stale = False
             here = order.index(e)
-            # with e taken out: the place (in the full list) of each situation's first available entry
-            fallback = np.where(first == here, second, first)
-            base = np.asarray(order)[np.minimum(fallback, n_entries - 1)]
-            q = np.where(fallback > here, fallback - 1, fallback)  # the same place in the list without e
-            movable = present[:, e] & (fallback < n_entries)
-            delta = weights[movable] * (values[movable, e, bets[e]] - values[rows[movable], base[movable],
-                                                                               bets[base[movable]]])
-            per_q = np.bincount(q[movable], delta, minlength=n_entries)
+            # with e taken out: each situation's first available entry, and its place in the list without e
+            base = np.where(two.first == e, two.second, two.first)
+            movable = np.flatnonzero(present[:, e] & (base < n_entries))
+            base = base[movable]
+            fallback = two.place[base]
+            q = np.where(fallback > here, fallback - 1, fallback)
+            delta = weights[movable] * (values[movable, e, bets[e]] - values[movable, base, bets[base]])
+            per_q = np.bincount(q, delta, minlength=n_entries)
             gain = np.cumsum(per_q[::-1])[::-1]  # gain[j]: e inserted at place j takes every q >= j
             best = int(np.argmax(gain))
             if gain[best] > gain[here] + 1e-12 * max(1.0, abs(gain[here])):
                 without = [x for x in order if x != e]
                 order = without[:best] + [e] + without[best:]
-                improved = stale = True
-        picks, _ = _first_entries(present, order)
+                two.reorder(order, e)
+                improved = True
         for e in order:
             if pseudo[e]:
                 continue
-            applied = picks == e
+            applied = two.first == e
             totals = np.nansum(weights[applied, None] * values[applied, e, :], axis=0)
             best_bet = int(np.argmax(totals))
             if totals[best_bet] > totals[bets[e]] + 1e-12 * max(1.0, abs(totals[bets[e]])):
@@ -279,19 +375,24 @@ def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.n
     limited line left earns its place. Returns the values with dropped lines' columns made NaN (no
     hand can take them), the order and the bets."""
     values = values.copy()
+    n_entries = values.shape[1]
     while True:
-        present = ~np.isnan(values[:, :, 0])
-        picks, played = _played(values, order, bets, present)
-        before = float(weights @ played)
+        two = _FirstTwo(~np.isnan(values[:, :, 0]), order)
+        picks = two.first.copy()
         dropped = False
         # the least used first: dropping one changes what the others are worth
-        for e in sorted({int(p) for p in picks if limited[p]}, key=lambda e: weights[picks == e].sum()):
-            without = present.copy()
-            without[:, e] = False
-            after = float(weights @ _played(values, order, bets, without)[1])
-            if before - after < min_gain:
+        for e in sorted({int(p) for p in picks if p < n_entries and limited[p]},
+                        key=lambda e: weights[picks == e].sum()):
+            taken = np.flatnonzero(two.first == e)
+            after = two.second[taken]
+            if (after == n_entries).any():  # hands that would be left without a line
+                continue
+            if weights[taken] @ (values[taken, e, bets[e]] - values[taken, after, bets[after]]) < min_gain:
                 values[:, e] = np.nan
-                present, before, dropped = without, after, True
+                had = np.flatnonzero(two.present[:, e])
+                two.present[:, e] = False
+                two.update(had)
+                dropped = True
         if not dropped:
             return values, order, bets
         order, bets = _search(values, weights, order, bets, pseudo)
@@ -305,43 +406,84 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     often with it. A local search (``_search``) then raises the chart's
     exact total, limited lines that earn less than ``MIN_LINE_GAIN`` are
     dropped (``_prune``); the same runs from ``SEARCH_RESTARTS`` seeded
-    random orders too, and the best chart is kept. Lines that no hand ever
-    reaches are left out.
+    random orders too, and the best chart is kept. The search reads every
+    situation, or where there are more than ``SEARCH_SITUATIONS`` a sample of
+    that many (from the first order only: on the real deck's draw the random
+    starts found nothing better, in four times the time); the list is then
+    priced over every situation. Lines that no hand ever reaches are left out.
     """
     directory = Path(tables)
     check_tables(directory, config, Objective())
-    situations = _situations(stage, config, directory)
-    sizes = _bet_sizes(stage, config)
-    keys = sorted({k for s in situations for k in s.values}, key=_key_order)
-    index = {k: i for i, k in enumerate(keys)}
-    values = np.full((len(situations), len(keys), len(sizes)), np.nan)
-    for i, s in enumerate(situations):
-        for k, per_bet in s.values.items():
-            values[i, index[k]] = per_bet
-    weights = np.array([float(s.weight) for s in situations])
+    lines = stage_lines(stage, config, directory)
+    n = len(lines.weights)
+    if n > SEARCH_SITUATIONS:
+        rng = np.random.default_rng(0)
+        searched = np.sort(rng.choice(n, SEARCH_SITUATIONS, p=lines.weights / lines.weights.sum()))
+        weights = np.full(SEARCH_SITUATIONS, lines.weights.sum() / SEARCH_SITUATIONS)
+    else:
+        searched, weights = np.arange(n), lines.weights
+    keys = _Keys.of(lines, _records_of(lines, searched)[1])
+    values = _dense(lines, searched, keys)
+    restarts = SEARCH_RESTARTS if n <= SEARCH_SITUATIONS else 0  # on the real deck's draw they found nothing better
+    order, bets, active = _ranked(values, weights, keys.keys, lines.best_ev[searched], _per_hand(stage, config),
+                                  restarts)
+    picks, chart_values = _apply(lines, keys, order, bets, active)
+    losses = lines.best_ev - chart_values
+    applied_weight = np.bincount(picks, lines.weights, len(keys.keys))
+    applied_total = np.bincount(picks, lines.weights * chart_values, len(keys.keys))
+    used = [e for e in order if applied_weight[e] > 0]
+    examples = [int(np.argmax(np.where(picks == e, lines.weights, -1.0))) for e in used]
+    worst = [int(i) for i in np.argsort(-lines.weights * losses, kind="stable")[:exceptions] if losses[i] > 1e-12]
+    shown = sorted(set(examples + worst))
+    text = dict(zip(shown, (_situation(stage, row, config) for row in situation_rows(stage, config, directory,
+                                                                                       np.array(shown, np.int64)))))
+    sizes = lines.bet_sizes
+    rules = []
+    for e, example in zip(used, examples):
+        entry, limit = keys.keys[e]
+        play = _describe(stage, line_text(entry, limit), sizes[bets[e]], text[example].discards.get(keys.keys[e], ""))
+        rules.append(Rule(len(rules) + 1, entry, sizes[bets[e]] if entry not in PSEUDO else 0.0, limit,
+                          float(applied_total[e] / applied_weight[e]), float(applied_weight[e] / lines.weights.sum()),
+                          f"{text[example].label}: {play}"))
+    per_hand = _per_hand(stage, config)
+    rows = [{"hand": text[i].label, "weight": int(lines.weights[i]), "loss": float(losses[i]),
+             "weighted_loss": float(lines.weights[i] * losses[i]) / per_hand,
+             "chart": _describe(stage, line_text(*keys.keys[picks[i]]), sizes[bets[picks[i]]],
+                                text[i].discards.get(keys.keys[picks[i]], "")),
+             "optimal": text[i].best_label} for i in worst]
+    optimal_ev = load_summary(directory, config).ev
+    return StageChart(stage, rules, optimal_ev, float(lines.weights @ losses) / per_hand, rows)
+
+
+def _per_hand(stage: str, config: GameConfig) -> int:
+    """The total weight of a stage's situations: every deal, and at the draw every deal times every draw."""
     size = config.geometry.size
-    per_hand = comb(size, 6) * (1 if stage == "deal" else comb(size - 6, 2))
+    return comb(size, 6) * (1 if stage == "deal" else comb(size - 6, 2))
+
+
+def _ranked(values: np.ndarray, weights: np.ndarray, keys: list[Key], best_ev: np.ndarray, per_hand: int,
+            restarts: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The ranked list (order of keys, each key's bet, the keys kept) the search finds on ``values``,
+    from the order of mean EVs under optimal play and from ``restarts`` seeded random ones."""
+    n_situations, n_keys, n_sizes = values.shape
     pseudo = np.array([k[0] in PSEUDO for k in keys])
     limited = np.array([k[1] is not None for k in keys])
     # Start from optimal play: each situation's best line and bet.
-    flat = np.nanargmax(values.reshape(len(situations), -1), axis=1)
-    best = zip(flat // len(sizes), flat % len(sizes))
-    score: dict[int, float] = defaultdict(float)
-    mass: dict[int, float] = defaultdict(float)
-    bet_mass = np.zeros((len(keys), len(sizes)))
-    for s, (e, b) in zip(situations, best):
-        score[e] += s.weight * s.best_ev
-        mass[e] += s.weight
-        bet_mass[e, b] += s.weight
+    flat = np.nanargmax(values.reshape(n_situations, -1), axis=1)
+    best_key, best_bet = flat // n_sizes, flat % n_sizes
+    score = np.bincount(best_key, weights * best_ev, n_keys)
+    mass = np.bincount(best_key, weights, n_keys)
+    bet_mass = np.zeros((n_keys, n_sizes))
+    np.add.at(bet_mass, (best_key, best_bet), weights)
     mean_present = np.nansum(weights[:, None] * values[:, :, 0], axis=0) / np.maximum(
         (weights[:, None] * ~np.isnan(values[:, :, 0])).sum(axis=0), 1e-300)
-    order = sorted(range(len(keys)), key=lambda e: (e not in mass, -(score[e] / mass[e]) if e in mass
-                                                    else -mean_present[e], _key_order(keys[e])))
+    order = sorted(range(n_keys), key=lambda e: (mass[e] == 0, -(score[e] / mass[e]) if mass[e] > 0
+                                                 else -mean_present[e], _key_order(keys[e])))
     bets = bet_mass.argmax(axis=1)
     # The local search ends at a local optimum: start it again from seeded random orders and keep the best.
     chosen: tuple[np.ndarray, list[int], np.ndarray] | None = None
     best_total = 0.0
-    starts = [order] + [list(np.random.default_rng(seed).permutation(len(keys))) for seed in range(SEARCH_RESTARTS)]
+    starts = [order] + [list(np.random.default_rng(seed).permutation(n_keys)) for seed in range(restarts)]
     for start in starts:
         found = _search(values, weights, [int(e) for e in start], bets.copy(), pseudo)
         kept, found_order, found_bets = _prune(values, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand)
@@ -349,30 +491,8 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
         if chosen is None or total > best_total + 1e-12 * max(1.0, abs(best_total)):
             best_total, chosen = total, (kept, found_order, found_bets)
     assert chosen is not None
-    values, order, bets = chosen
-    picks, chart_values = _played(values, order, bets)
-    optimal = np.array([s.best_ev for s in situations])
-    losses = optimal - chart_values
-    rules = []
-    for e in order:
-        applied = np.flatnonzero(picks == e)
-        if applied.size == 0:
-            continue
-        entry, limit = keys[e]
-        example = situations[applied[np.argmax(weights[applied])]]
-        play = _describe(stage, line_text(entry, limit), sizes[bets[e]], example.discards.get(keys[e], ""))
-        rules.append(Rule(len(rules) + 1, entry, sizes[bets[e]] if not pseudo[e] else 0.0, limit,
-                          float(weights[applied] @ chart_values[applied] / weights[applied].sum()),
-                          float(weights[applied].sum() / weights.sum()), f"{example.label}: {play}"))
-    worst = [i for i in np.argsort(-weights * losses) if losses[i] > 1e-12][:exceptions]
-    total_loss = float(weights @ losses) / per_hand
-    rows = [{"hand": situations[i].label, "weight": situations[i].weight, "loss": float(losses[i]),
-             "weighted_loss": float(weights[i] * losses[i]) / per_hand,
-             "chart": _describe(stage, line_text(*keys[picks[i]]), sizes[bets[picks[i]]],
-                                situations[i].discards.get(keys[picks[i]], "")),
-             "optimal": situations[i].best_label} for i in worst]
-    optimal_ev = load_summary(directory, config).ev
-    return StageChart(stage, rules, optimal_ev, total_loss, rows)
+    kept, order, bets = chosen
+    return order, bets, ~np.isnan(kept[:, :, 0]).all(axis=0)
 
 
 def ting_thresholds(config: GameConfig) -> list[dict[str, Any]]:
@@ -448,21 +568,37 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     return replace(chart, exact={
         "ev": float(summary.ev_exact), "ev_exact": str(summary.ev_exact), "house_edge": summary.house_edge,
         "element_of_risk": summary.element_of_risk, "optimal_ev_exact": str(optimal.ev_exact),
+        "optimal_house_edge": optimal.house_edge,
         "loss": float(optimal.ev_exact - summary.ev_exact), "loss_exact": str(optimal.ev_exact - summary.ev_exact),
-        "uncovered": float(uncovered_share(config, summary.directory, rules)), "tables": summary.directory})
+        "uncovered": float(uncovered_share(config, summary.directory, rules)), "tables": _shown(summary.directory)})
+
+
+def _shown(path: Path | str) -> str:
+    """A path as a report shows it: relative to the working folder when inside it (no local folders)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def uncovered_share(config: GameConfig, chart_tables: Path | str, rules: ChartRules) -> Fraction:
     """Share of hands dealt that reach, under the chart, a post-draw state none of its draw lines covers
     (the chart solve plays those optimally), read from the chart solve's draw table."""
+    from solver.staged.forward import decode_rows, sum_exact
+    from solver.staged.stages import state_holds
+
     geometry = config.geometry
     size = geometry.size
+    draws = read_table(Path(chart_tables) / "draws.parquet", columns=["key", "reach"])
+    keys, reach = draws["key"].to_numpy(), draws["reach"].to_numpy()
     total = 0
-    for row in draw_rows(Path(chart_tables), config):
-        hand = parse_cards(row["hand"], geometry)
-        dead = parse_cards(row["dead"], geometry)
-        if not rules.choices("draw", options_from_row(row, geometry), hand, geometry, dead):
-            total += row["reach"]  # counted mix_unit times per path (see solver.staged.objective)
+    for start in range(0, len(keys), CHUNK):
+        hands, deads = decode_rows(keys[start:start + CHUNK], geometry.n_types, (6, 2))
+        held = state_holds(hands, deads, np.empty(0, np.int64), geometry)
+        state, _ = rules.draw_choices(held.holds, held.thrown, deads, held.n_holds, held.level,
+                                      tuple(config.fa_hu_bets), geometry)
+        silent = np.bincount(state, minlength=len(hands)) == 0
+        total += sum_exact(reach[start:start + CHUNK][silent])  # counted mix_unit times per path
     return Fraction(total, comb(size, 6) * comb(size - 6, 2) * Objective(restriction=CHART, chart=rules).mix_unit)
 
 
@@ -534,7 +670,7 @@ def chart_document(chart: Chart) -> list[Block]:
             f"Following the whole chart (the deal and the draw by the lists below, the ting decision played "
             f"optimally) is worth **{e['ev']:+.9f}** per hand exactly ({e['ev_exact']}), against "
             f"{float(Fraction(e['optimal_ev_exact'])):+.9f} for optimal play: a loss of **{e['loss']:.6f}** "
-            f"({100 * e['loss']:.3f}% of the tian-hu bet); house edge {100 * e['house_edge']:.4f}%. "
+            f"({100 * e['loss']:.3f}% of the tian-hu bet){_edge_text(e)}. "
             f"A share of {e['uncovered']:.6f} of hands reach a draw that no line of the draw list covers "
             f"(the chart's deal play reaches hands optimal play never does); they are played optimally."))
     else:
@@ -546,7 +682,11 @@ def chart_document(chart: Chart) -> list[Block]:
         "card *touches* the cards you keep when it is a copy of one of them, or of the same suit one rank "
         "away (jokers neither touch nor are touched). Some lines apply only when no dead card (or at most "
         "one) touches the kept cards; and where several discards keep a line's pattern, throw the ones that "
-        "leave the fewest dead cards touching (any of them if that still leaves several)."))
+        "leave the fewest dead cards touching."))
+    blocks.append(Paragraph(
+        "**Nearest the middle.** If that still leaves a choice, keep the cards nearest the middle rank: add "
+        "up how far each kept card (jokers aside) is from the middle rank, and keep the smallest total. "
+        "Any of the discards still left will do."))
     blocks += _stage_blocks(chart.deal, "The deal", "deal",
                             "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
                             "(discarding the other two) and double down where the line says so. The share "
@@ -573,6 +713,19 @@ def chart_document(chart: Chart) -> list[Block]:
             for t in chart.ting_thresholds]),
     ]
     return blocks
+
+
+def _edge_text(exact: dict[str, Any]) -> str:
+    """The chart's cost against the house edge (or the player's, where optimal play has the edge)."""
+    if "optimal_house_edge" not in exact:
+        return f"; house edge {100 * exact['house_edge']:.4f}%"
+    optimal, chart = exact["optimal_house_edge"], exact["house_edge"]
+    if not optimal:
+        return f"; house edge {100 * chart:.4f}%"
+    share = 100 * (chart - optimal) / abs(optimal)
+    return (f"; the house edge goes from {100 * optimal:.4f}% under optimal play to {100 * chart:.4f}%: "
+            + (f"the chart adds {share:.1f}% to the house edge" if optimal > 0
+               else f"the chart gives up {share:.1f}% of the player's edge"))
 
 
 def chart_markdown(chart: Chart) -> str:

@@ -23,9 +23,9 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from solver.game.config import GameConfig  # noqa: E402
 from solver.products.chart import Chart  # noqa: E402
+from solver.products.chart_lines import best_hold_values  # noqa: E402
 from solver.render.document import Figure as DocFigure  # noqa: E402
 from solver.tables.files import read_table  # noqa: E402
-from solver.tables.reader import draw_rows  # noqa: E402
 
 plt.rcParams["svg.hashsalt"] = "mahjong-poker"
 
@@ -75,28 +75,24 @@ def plot_fold_raise_regions(config: GameConfig, tables: Path) -> Figure:
     The DD already lost is added back, so folding is worth -1 everywhere;
     the colour is the optimal decision, the point's area the state's reach.
     """
-    draws = draw_rows(tables, config)
+    draws = read_table(tables / "draws.parquet", columns=["double_down", "reach", "best_action", "best_bet"])
     sizes = list(config.fa_hu_bets)
+    best = best_hold_values(config, Path(tables)) + draws["double_down"].to_numpy()[:, None]
+    action, bet = draws["best_action"].to_numpy(zero_copy_only=False), draws["best_bet"].to_numpy()
+    shown = action != "claim"
+    xs, ys = best[shown, 0], best[shown, -1]
+    kinds = np.where(action[shown] == "fold", "fold", np.char.add("bet F = ", [f"{b:g}" for b in bet[shown]]))
+    reach = draws["reach"].to_numpy()[shown]
     low, high = sizes[0], sizes[-1]
-    xs, ys, kinds, reach = [], [], [], []
-    for row in draws:
-        if row["best_action"] == "claim":
-            continue
-        by_bet = {b: max(e for a, bb, e in zip(row["actions"], row["bets"], row["evs"]) if a == "bet" and bb == b)
-                  for b in (low, high)}
-        xs.append(by_bet[low] + row["double_down"])
-        ys.append(by_bet[high] + row["double_down"])
-        kinds.append("fold" if row["best_action"] == "fold" else f"bet F = {row['best_bet']:g}")
-        reach.append(row["reach"])
     fig, ax = plt.subplots(figsize=(6.5, 6))
-    area = 40 * np.sqrt(np.array(reach) / max(reach)) if reach else []
+    area = 40 * np.sqrt(reach / reach.max()) if len(reach) else reach
     colours = {"fold": "#c44e52"} | {f"bet F = {b:g}": c for b, c in zip(sizes, ["#55a868", "#4c72b0", "#8172b2"])}
     for kind in sorted(set(kinds)):
-        mask = np.array([k == kind for k in kinds])
-        ax.scatter(np.array(xs)[mask], np.array(ys)[mask], s=np.array(area)[mask], alpha=0.5, rasterized=True,
-                   color=colours.get(kind), label=kind, edgecolors="none")
-    lo = min(xs + ys + [-1.0]) - 0.2
-    hi = max(xs + ys + [-1.0]) + 0.2
+        mask = kinds == kind
+        ax.scatter(xs[mask], ys[mask], s=area[mask], alpha=0.5, rasterized=True, color=colours.get(kind),
+                   label=kind, edgecolors="none")
+    lo = min(xs.min(initial=-1.0), ys.min(initial=-1.0)) - 0.2
+    hi = max(xs.max(initial=-1.0), ys.max(initial=-1.0)) + 0.2
     ax.plot([lo, hi], [lo, hi], color="#444", linewidth=0.8, label="equal EV")
     ax.axvline(-1, color="#c44e52", linewidth=0.8, linestyle=":")
     ax.axhline(-1, color="#c44e52", linewidth=0.8, linestyle=":", label="fold (-1)")

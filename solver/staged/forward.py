@@ -58,22 +58,30 @@ class DrawStage:
 
 
 def exact_dot(a: np.ndarray, b: np.ndarray) -> int:
-    """``sum(a * b)`` of non-negative integer arrays, exactly (the sum outgrows 64 bits). Below 2^42 each
-    (int64), both are split into 21-bit halves, whose products are summed in blocks that cannot
-    overflow; larger ones (a chart's mixed counts, held as Python integers) are summed as such."""
-    if a.dtype == object or b.dtype == object or (len(a) and (max(a.max(), b.max()) >= 2**42)):
+    """``sum(a * b)`` of non-negative integer arrays, exactly (the sum outgrows 64 bits). Each int64
+    array is split into as many 21-bit limbs as its largest entry needs (three at most); products of
+    limbs are below 2^42 and summed in blocks of 2^19, below 2^61. Python integers are summed as such."""
+    if a.dtype == object or b.dtype == object:
         return sum(int(x) * int(y) for x, y in zip(a, b))
     a = np.asarray(a, np.int64)
     b = np.asarray(b, np.int64)
+    if not len(a):
+        return 0
     assert (a >= 0).all() and (b >= 0).all()
-    low = (1 << 21) - 1
-    a1, a0, b1, b0 = a >> 21, a & low, b >> 21, b & low
+    limbs_a, limbs_b = _limbs(a), _limbs(b)
     total = 0
-    for start in range(0, len(a), 1 << 19):  # 2^19 products below 2^42: sums below 2^61
+    for start in range(0, len(a), 1 << 19):
         block = slice(start, start + (1 << 19))
-        total += (int(np.dot(a1[block], b1[block])) << 42) + ((int(np.dot(a1[block], b0[block]))
-                 + int(np.dot(a0[block], b1[block]))) << 21) + int(np.dot(a0[block], b0[block]))
+        for i, x in enumerate(limbs_a):
+            for j, y in enumerate(limbs_b):
+                total += int(np.dot(x[block], y[block])) << (21 * (i + j))
     return total
+
+
+def _limbs(values: np.ndarray) -> list[np.ndarray]:
+    """Non-negative int64 values as 21-bit limbs, least significant first, as many as the largest needs."""
+    count = max(1, -(-int(values.max()).bit_length() // 21))
+    return [(values >> (21 * i)) & ((1 << 21) - 1) for i in range(count)]
 
 
 def draw_reach(deals: Sequence[DealChoice], config: GameConfig, objective: Objective
@@ -134,11 +142,11 @@ def decode_rows(keys: np.ndarray, base: int, sizes: tuple[int, ...]) -> list[np.
 
 
 def sum_exact(values: np.ndarray) -> int:
-    """The sum of integer counts as a Python integer (int64 sums of counts below 2^40 cannot overflow
-    for fewer than 2^23 of them; a chart's counts, Python integers, are summed as such)."""
-    if values.dtype == object or len(values) >= 2**23:
+    """The sum of non-negative integer counts as a Python integer, exactly (int64 counts of any size, as
+    a chart's mixed counts can be; Python integers summed as such)."""
+    if values.dtype == object:
         return sum(int(v) for v in values)
-    return int(values.sum())
+    return exact_dot(values, np.ones(len(values), np.int64))
 
 
 def _groups(rows: np.ndarray):

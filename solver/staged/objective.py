@@ -29,12 +29,15 @@ import hashlib
 import json
 from dataclasses import dataclass, replace
 from math import lcm
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solver.errors import InputError
 from solver.game.cards import DeckGeometry
 from solver.game.config import GameConfig
 from solver.game.options import Option, best_index
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RESTRICTIONS = {
     "optimal": "optimal play",
@@ -49,6 +52,13 @@ class Policy(Protocol):
     def choices(self, stage: str, options: list[Option], hand: tuple[int, ...], geometry: DeckGeometry,
                 dead: tuple[int, ...] = ()) -> list[int]:
         """The options played at ``stage`` (each equally likely); empty where the policy is silent."""
+        ...
+
+    def draw_choices(self, holds: np.ndarray, thrown: np.ndarray, deads: np.ndarray, n_holds: np.ndarray,
+                     level: np.ndarray, bets: tuple[float, ...], geometry: DeckGeometry
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`choices` at the draw for many states at once: (state, option) pairs, none where silent
+        (:meth:`solver.products.patterns.ChartRules.draw_choices` says how the states are given)."""
         ...
 
     def to_json(self) -> Any:
@@ -66,6 +76,12 @@ class RecordedPolicy:
                 dead: tuple[int, ...] = ()) -> list[int]:
         """Never: a policy read back from metadata describes a strategy and cannot play one."""
         raise InputError("a policy read back from a table's metadata describes a strategy, it cannot play one")
+
+    def draw_choices(self, holds: np.ndarray, thrown: np.ndarray, deads: np.ndarray, n_holds: np.ndarray,
+                     level: np.ndarray, bets: tuple[float, ...], geometry: DeckGeometry
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Never, as :meth:`choices`."""
+        return self.choices("draw", [], (), geometry), np.empty(0)  # type: ignore[return-value]
 
     def to_json(self) -> Any:
         """The recorded description, as it was read."""

@@ -68,7 +68,7 @@ from solver.staged.forward import (
 )
 from solver.staged.holds import TRACK_COLUMNS, TingConstants, hold_columns, walk
 from solver.staged.objective import Objective, Policy
-from solver.staged.stages import _draw_stage, _first_stage
+from solver.staged.stages import StateHolds, _draw_stage, _first_stage, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
 from solver.tables.files import (
     TABLE_FILES,
@@ -417,45 +417,52 @@ def _tracked(solve: _Solve, quiet: bool) -> Callable[[np.ndarray, np.ndarray, np
     return run
 
 
-def _draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: float, level: int, solve: _Solve
-                  ) -> list[Option]:
-    """A post-draw state's options in the evaluator's canonical order (claim, fold, then each bet F with
-    each hold), read from stage A."""
-    config = solve.config
-    geometry = config.geometry
-    a = _load_arrays(solve.directory, "holds", ("key", "values"))
-    holds = submultisets(hand, 4)
-    thrown = [_minus(hand, h) for h in holds]
-    keys = canonical_keys(geometry, np.array(holds, np.int64), np.array([t + dead for t in thrown], np.int64))
-    values = a["values"][np.searchsorted(a["key"], keys)]
-    options = []
-    if level:
-        pays = config.di_hu_flush if level == 2 else config.di_hu
-        options.append(Option("claim", (), 0.0, (1.0 + double_down) * pays, 1.0 + double_down))
-    options.append(Option("fold", (), 0.0, -1.0 - double_down, 1.0 + double_down))
-    for column in _bet_columns(solve):
-        fa = config.fa_hu_bets[min(column, solve.n_bets - 1) if column < solve.n_bets else 0]
-        options += [Option("bet", t, fa, float(v[column]) - double_down, 1.0 + double_down + fa)
-                    for t, v in zip(thrown, values)]
-    return options
+CHART_CHUNK = 1 << 18
+"""Post-draw states a chart's draw play is read for at once (their holds take about 200 bytes each)."""
 
 
 def _chart_plays(solve: _Solve, hands: np.ndarray, deads: np.ndarray, level: np.ndarray, dd: np.ndarray,
-                 reach: np.ndarray) -> tuple[Plays, list[float]]:
+                 reach: np.ndarray, optimal: np.ndarray) -> tuple[Plays, np.ndarray]:
     """The plays of a chart at the reached post-draw states (several discards mixed where its line
-    leaves several), and the mean EV of each state's plays."""
-    geometry = solve.config.geometry
+    leaves several; ``optimal``, the option optimal play takes, where no line covers the state), and the
+    mean EV of each state's plays."""
+    config = solve.config
+    a = _load_arrays(solve.directory, "holds", ("key", "values"))
     unit = solve.objective.mix_unit
-    states, option, share, mean_ev = [], [], [], []
-    for i in range(len(hands)):
-        hand, dead = tuple(int(c) for c in hands[i]), tuple(int(c) for c in deads[i])
-        options = _draw_options(hand, dead, float(dd[i]), int(level[i]), solve)
-        chosen = solve.objective.choices("draw", options, hand, geometry, dead)
-        states += [i] * len(chosen)
-        option += chosen
-        share += [reach[i] * (unit // len(chosen))] * len(chosen)
-        mean_ev.append(sum(options[j].ev for j in chosen) / len(chosen))
-    return Plays(np.array(states, np.int64), np.array(option, np.int64), np.array(share, dtype=reach.dtype)), mean_ev
+    states, options, mean = [], [], np.empty(len(hands))
+    for start in range(0, len(hands), CHART_CHUNK):
+        part = slice(start, start + CHART_CHUNK)
+        held = state_holds(hands[part], deads[part], a["key"], config.geometry)
+        state, option = solve.objective.chart.draw_choices(
+            held.holds, held.thrown, deads[part], held.n_holds, level[part], tuple(config.fa_hu_bets),
+            config.geometry)
+        silent = np.flatnonzero(np.bincount(state, minlength=len(held.n_holds)) == 0)
+        state, option = np.concatenate([state, silent]), np.concatenate([option, optimal[part][silent]])
+        order = np.lexsort((option, state))
+        state, option = state[order], option[order]
+        evs = _option_evs(held, state, option, dd[part], a["values"], config)
+        mean[part] = np.bincount(state, evs, len(held.n_holds)) / np.bincount(state, minlength=len(held.n_holds))
+        states.append(state + start)
+        options.append(option)
+    state, option = np.concatenate(states), np.concatenate(options)
+    mixed = np.bincount(state, minlength=len(hands))[state]
+    scale = unit // mixed
+    if len(reach) and int(reach.max()) > (2**63 - 1) // unit:  # counts beyond int64: Python integers
+        return Plays(state, option, reach.astype(object)[state] * scale), mean
+    return Plays(state, option, reach[state] * scale), mean
+
+
+def _option_evs(held: StateHolds, state: np.ndarray, option: np.ndarray, dd: np.ndarray, a_values: np.ndarray,
+                config: GameConfig) -> np.ndarray:
+    """The EV of each (state, option) pair: a di-hu claimed, a fold, or a bet F with a hold from stage A."""
+    level = held.level[state]
+    n_claims = (level > 0).astype(np.int64)
+    n_holds = held.n_holds[state]
+    bet = np.maximum(option - 1 - n_claims, 0)
+    row = held.rows[state, bet % n_holds]
+    on = a_values[np.maximum(row, 0), bet // n_holds] - dd[state]
+    claim = np.where(level == 2, config.di_hu_flush, config.di_hu) * (1.0 + dd[state])
+    return np.where((n_claims == 1) & (option == 0), claim, np.where(option == n_claims, -1.0 - dd[state], on))
 
 
 def _forward(solve: _Solve, deals: list[DealChoice], quiet: bool) -> tuple[Counter, Counter, pa.Table, int]:
@@ -476,8 +483,7 @@ def _forward(solve: _Solve, deals: list[DealChoice], quiet: bool) -> tuple[Count
         claim = np.where(level == 2, config.di_hu_flush, config.di_hu) * (1.0 + dd)
         best_ev = np.maximum(np.maximum(np.where(level > 0, claim, -np.inf), -1.0 - dd), draws.play_on[rows] - dd)
     else:
-        plays, mean = _chart_plays(solve, hands, deads, level, dd, reach)
-        best_ev = np.array(mean)
+        plays, best_ev = _chart_plays(solve, hands, deads, level, dd, reach, option)
     holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
     counts.update(more)
     outcomes, bonus_net = outcome_counts(holds, _tracked(solve, quiet), config)

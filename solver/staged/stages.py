@@ -19,11 +19,14 @@ the first listed, so the tables' strategy is the evaluator's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from solver.game.cards import DeckGeometry
 from solver.game.hu import _hu_level
 from solver.game.options import TIE_TOLERANCE
-from solver.game.symmetry_kernels import _canonical_key
+from solver.game.symmetry_kernels import _canonical_key, pattern_base
 from solver.runtime.jit import kernel
 
 
@@ -241,3 +244,60 @@ def _thrown_by(hands, choice, n_types, out):
         _sub_holds(hands[i], n_types, holds, thrown)
         out[i, 0] = thrown[choice[i], 0]
         out[i, 1] = thrown[choice[i], 1]
+
+
+@kernel(nogil=True)
+def _state_holds(hands, deads, a_keys, suits, ranks, base, out_holds, out_thrown, out_rows, out_level, out_n):
+    """For each post-draw state: its distinct holds in lexicographic order, the cards each throws, the
+    stage-A row of each (hold, four dead) class (-1 where stage A lacks it), its hu level, how many holds."""
+    n_types = suits * ranks + 1
+    first = np.zeros(n_types, np.int64)
+    second = np.zeros(n_types, np.int64)
+    image = np.empty(n_types, np.int64)
+    scratch = np.empty(n_types, np.int64)
+    holds = np.zeros((15, 4), np.int64)
+    thrown = np.zeros((15, 2), np.int64)
+    for i in range(hands.shape[0]):
+        n = _sub_holds(hands[i], n_types, holds, thrown)
+        out_n[i] = n
+        first[:] = 0
+        for c in range(6):
+            first[hands[i, c]] += 1
+        out_level[i] = _hu_level(first, suits, ranks)
+        for h in range(n):
+            first[:] = 0
+            second[:] = 0
+            for c in range(4):
+                first[holds[h, c]] += 1
+                out_holds[i, h, c] = holds[h, c]
+            for c in range(2):
+                second[thrown[h, c]] += 1
+                out_thrown[i, h, c] = thrown[h, c]
+            for c in range(deads.shape[1]):
+                second[deads[i, c]] += 1
+            out_rows[i, h] = _row_of(a_keys, _canonical_key(first, second, suits, ranks, base, image, scratch))
+
+
+@dataclass(frozen=True)
+class StateHolds:
+    """Post-draw states' distinct holds (lexicographic, ``n_holds`` of each state's 15 rows used; the
+    rest zero), the two cards each throws, each one's row in stage A's sorted keys (-1 where it has
+    none, and in unused rows) and the hand's hu level."""
+
+    holds: np.ndarray
+    thrown: np.ndarray
+    rows: np.ndarray
+    level: np.ndarray
+    n_holds: np.ndarray
+
+
+def state_holds(hands: np.ndarray, deads: np.ndarray, a_keys: np.ndarray, geometry: DeckGeometry) -> StateHolds:
+    """:class:`StateHolds` of post-draw states (``hands``: six sorted cards; ``deads``: the cards thrown
+    before), their (hold, dead) classes looked up in stage A's sorted keys ``a_keys``."""
+    n = len(hands)
+    out = StateHolds(np.zeros((n, 15, 4), np.int64), np.zeros((n, 15, 2), np.int64), np.full((n, 15), -1, np.int64),
+                     np.empty(n, np.int8), np.empty(n, np.int64))
+    _state_holds(np.ascontiguousarray(hands, np.int64), np.ascontiguousarray(deads, np.int64),
+                 np.ascontiguousarray(a_keys, np.int64), geometry.suits, geometry.ranks, pattern_base(geometry),
+                 out.holds, out.thrown, out.rows, out.level, out.n_holds)
+    return out

@@ -72,16 +72,21 @@ def draw_options(hand: tuple[int, ...], dead: tuple[int, ...], double_down: floa
 def draw_rows(directory: Path, config: GameConfig, minimum_bets: bool = False) -> list[dict[str, Any]]:
     """The draw table's rows, each with its options' lists (``actions``, ``discards``, ``bets``, ``evs``,
     ``risks``) read from stage A."""
+    rows = read_table(directory / "draws.parquet").to_pylist()
+    return [with_options(row, directory, config, minimum_bets) for row in rows]
+
+
+def with_options(row: dict[str, Any], directory: Path, config: GameConfig, minimum_bets: bool = False
+                 ) -> dict[str, Any]:
+    """A draw table row with its options' lists added (:func:`draw_rows`)."""
     from solver.game.cards import counts_of
     from solver.game.hu import hu_level
 
     geometry = config.geometry
     keys, values = hold_values(holds_file(directory))
-    rows = read_table(directory / "draws.parquet").to_pylist()
-    for row in rows:
-        hand, dead = parse_cards(row["hand"], geometry), parse_cards(row["dead"], geometry)
-        level = int(hu_level(counts_of(hand, geometry), geometry))
-        options = draw_options(hand, dead, row["double_down"], level, keys, values, config, minimum_bets)
-        row.update(actions=[o.action for o in options], discards=[format_cards(o.discard, geometry) for o in options],
-                   bets=[o.bet for o in options], evs=[o.ev for o in options], risks=[o.risk for o in options])
-    return rows
+    hand, dead = parse_cards(row["hand"], geometry), parse_cards(row["dead"], geometry)
+    level = int(hu_level(counts_of(hand, geometry), geometry))
+    options = draw_options(hand, dead, row["double_down"], level, keys, values, config, minimum_bets)
+    row.update(actions=[o.action for o in options], discards=[format_cards(o.discard, geometry) for o in options],
+               bets=[o.bet for o in options], evs=[o.ev for o in options], risks=[o.risk for o in options])
+    return row
