@@ -26,7 +26,7 @@ player keeps the cards nearest the middle rank: the smallest *spread*, the
 sum of each kept suited card's distance from the middle rank (jokers count
 nothing). A middle card joins runs in more ways than an end card, so this
 is the better hold far more often than not: on the real deck it cuts what
-the charts lose to discards they cannot tell apart by two thirds. Each of
+the charts lose to discards they cannot tell apart by half or more. Each of
 the discards left is equally likely.
 """
 
@@ -107,7 +107,7 @@ def hold_pattern(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
     its suit). With three or more suited cards kept, the pattern ends with
     the number of suits they span (``in one suit``): a pair of the suit of a
     connector joins runs a pair of another suit cannot, and on the real
-    deck this halves what a draw chart loses.
+    deck this nearly halves what the draw list loses.
     Repeated words are counted: ``2 pairs``. Where reading the ranks up and
     down groups the cards differently (``1234m``: run 123 and odd 4, or run
     234 and odd 1), the reading that lists the earlier words of
