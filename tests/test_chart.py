@@ -416,3 +416,16 @@ def test_spread_prefers_the_middle() -> None:
         held = parse_cards("19m 3p J", geometry)
         assert hold_spread(apply(mapping, held), geometry) == hold_spread(held, geometry)
     assert hold_spread(parse_cards("14m", TWO_SUITS.geometry), TWO_SUITS.geometry) == 3 + 3
+
+
+@pytest.mark.slow
+def test_a_list_searched_on_a_sample_is_priced_over_every_situation(two_suit_tables: Path, monkeypatch) -> None:
+    """Where a stage has more situations than the search reads (the real deck's draw), the list is found
+    on a sample and its loss is still exact over every situation: it agrees with the row-by-row replay."""
+    from solver.products import chart as chart_module
+
+    monkeypatch.setattr(chart_module, "SEARCH_SITUATIONS", 200)
+    part = chart_module.build_stage_chart("draw", TWO_SUITS, two_suit_tables)
+    assert len(pq.read_table(two_suit_tables / "draws.parquet", columns=["key"])) > 200
+    assert part.loss == pytest.approx(_replay(part, TWO_SUITS, two_suit_tables), abs=1e-12)
+    assert part.loss >= 0 and sum(r.coverage for r in part.rules) == pytest.approx(1.0, abs=1e-12)
