@@ -29,7 +29,7 @@ from solver.game.cards import parse_cards
 from solver.game.combinatorics import remove_cards
 from solver.game.config import GameConfig
 from solver.products.patterns import CLAIM, FOLD, PatternTable, pattern_table
-from solver.staged.forward import decode_rows
+from solver.staged.forward import decode_rows, di_hu_claims
 from solver.staged.stages import state_holds
 from solver.tables.files import read_table
 from solver.tables.reader import hold_values, holds_file
@@ -168,7 +168,7 @@ def _draw_parts(config: GameConfig, directory: Path, table: PatternTable, keys: 
         on = a_values[held.rows[s, h]][:, :n_bets] - dd[start + s][:, None]
         level = held.level.astype(np.int64)
         claimed = np.flatnonzero(level > 0)
-        claim = np.where(level[claimed] == 2, config.di_hu_flush, config.di_hu) * (1.0 + dd[start + claimed])
+        claim = di_hu_claims(level[claimed], dd[start + claimed], config)
         every = np.arange(n)
         yield (
             start + np.concatenate([np.repeat(s, n_bets), claimed, every]),

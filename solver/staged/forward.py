@@ -157,6 +157,11 @@ def _groups(rows: np.ndarray):
     return [(tuple(u), inverse.ravel() == k) for k, u in enumerate(unique)]
 
 
+def di_hu_claims(level: np.ndarray, double_down: np.ndarray, config: GameConfig) -> np.ndarray:
+    """What claiming a di-hu of each hu ``level`` (1 plain, 2 flush) wins, the DD placed included."""
+    return np.where(level == 2, config.di_hu_flush, config.di_hu) * (1.0 + double_down)
+
+
 def draw_decisions(draws: DrawStage, keys: np.ndarray, double_down: np.ndarray, config: GameConfig
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The option each reached post-draw state plays under optimal play (claim, fold or the first best
@@ -165,8 +170,7 @@ def draw_decisions(draws: DrawStage, keys: np.ndarray, double_down: np.ndarray, 
     rows = np.searchsorted(draws.keys, keys)
     assert (draws.keys[rows] == keys).all(), "every reached post-draw state is in stage B"
     level = draws.level[rows]
-    pays = np.where(level == 2, config.di_hu_flush, config.di_hu)
-    claim = np.where(level > 0, (1.0 + double_down) * pays, -np.inf)
+    claim = np.where(level > 0, di_hu_claims(level, double_down, config), -np.inf)
     fold = -1.0 - double_down
     bet = draws.play_on[rows] - double_down
     top = np.maximum(np.maximum(claim, fold), bet)

@@ -66,6 +66,9 @@ class Policy(Protocol):
         ...
 
 
+CANNOT_PLAY = "a policy read back from a table's metadata describes a strategy, it cannot play one"
+
+
 @dataclass(frozen=True)
 class RecordedPolicy:
     """A policy as a table's metadata records it: its description, to compare with (it does not play)."""
@@ -75,13 +78,13 @@ class RecordedPolicy:
     def choices(self, stage: str, options: list[Option], hand: tuple[int, ...], geometry: DeckGeometry,
                 dead: tuple[int, ...] = ()) -> list[int]:
         """Never: a policy read back from metadata describes a strategy and cannot play one."""
-        raise InputError("a policy read back from a table's metadata describes a strategy, it cannot play one")
+        raise InputError(CANNOT_PLAY)
 
     def draw_choices(self, holds: np.ndarray, thrown: np.ndarray, deads: np.ndarray, n_holds: np.ndarray,
                      level: np.ndarray, bets: tuple[float, ...], geometry: DeckGeometry
                      ) -> tuple[np.ndarray, np.ndarray]:
         """Never, as :meth:`choices`."""
-        return self.choices("draw", [], (), geometry), np.empty(0)  # type: ignore[return-value]
+        raise InputError(CANNOT_PLAY)
 
     def to_json(self) -> Any:
         """The recorded description, as it was read."""

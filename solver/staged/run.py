@@ -60,6 +60,7 @@ from solver.staged.forward import (
     DrawStage,
     Plays,
     decode_rows,
+    di_hu_claims,
     draw_decisions,
     draw_reach,
     hold_reach,
@@ -461,7 +462,7 @@ def _option_evs(held: StateHolds, state: np.ndarray, option: np.ndarray, dd: np.
     bet = np.maximum(option - 1 - n_claims, 0)
     row = held.rows[state, bet % n_holds]
     on = a_values[np.maximum(row, 0), bet // n_holds] - dd[state]
-    claim = np.where(level == 2, config.di_hu_flush, config.di_hu) * (1.0 + dd[state])
+    claim = di_hu_claims(level, dd[state], config)
     return np.where((n_claims == 1) & (option == 0), claim, np.where(option == n_claims, -1.0 - dd[state], on))
 
 
@@ -480,7 +481,7 @@ def _forward(solve: _Solve, deals: list[DealChoice], quiet: bool) -> tuple[Count
     level, n_holds = draws.level[rows].astype(np.int64), draws.holds[rows].astype(np.int64)
     if solve.objective.chart is None:
         plays = Plays(np.arange(len(keys)), option, reach)
-        claim = np.where(level == 2, config.di_hu_flush, config.di_hu) * (1.0 + dd)
+        claim = di_hu_claims(level, dd, config)
         best_ev = np.maximum(np.maximum(np.where(level > 0, claim, -np.inf), -1.0 - dd), draws.play_on[rows] - dd)
     else:
         plays, best_ev = _chart_plays(solve, hands, deads, level, dd, reach, option)
