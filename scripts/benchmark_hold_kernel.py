@@ -11,7 +11,8 @@ With ``--stage-a``: the solve's stage A instead, each of the first holds of
 the hold classes (every ``--holds``-th class) has its columns built
 (``hold_columns``) and walked over all its dead sets (``walk``); with
 ``--save FILE`` the walks' values are written too, to compare two versions
-bit for bit.
+bit for bit (without ``--stage-a``, ``--save`` writes the evaluator's values,
+also with a bonus bet and counting outcomes).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import time
 
 import numpy as np
 
-from solver.evaluator.hold import fa_values, fa_values_removing
+from solver.evaluator.hold import fa_values, fa_values_removing, track_size
 from solver.game.cards import counts_of
 from solver.game.config import DEFAULT_CONFIG
 from solver.game.state import unseen_suited
@@ -35,7 +36,7 @@ def main() -> None:
     parser.add_argument("--holds", type=int, default=12)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--stage-a", action="store_true", help="time stage A's hold_columns and walk")
-    parser.add_argument("--save", metavar="FILE", help="with --stage-a: save the walks' values (.npy)")
+    parser.add_argument("--save", metavar="FILE", help="save the values computed (.npy), to compare two versions")
     args = parser.parse_args()
     if args.stage_a:
         stage_a(args)
@@ -53,14 +54,29 @@ def main() -> None:
     times = []
     for _ in range(args.repeats):
         start = time.perf_counter()
+        values = []
         for hold, unseen in states:
-            fa_values(hold, unseen, DEFAULT_CONFIG)
-            fa_values_removing(hold, unseen, removals, DEFAULT_CONFIG)
+            values.append(fa_values(hold, unseen, DEFAULT_CONFIG))
+            values.append(fa_values_removing(hold, unseen, removals, DEFAULT_CONFIG).ravel())
         times.append(time.perf_counter() - start)
+    if args.save:
+        np.save(args.save, np.concatenate(values + _bonus_and_tracking(states)))
     result = {"holds": args.holds, "repeats": args.repeats, "median_s": statistics.median(times),
               "per_hold_ms": 1000 * statistics.median(times) / args.holds}
     print(json.dumps(result) if args.json else
           f"{args.holds} holds, median {result['median_s']:.3f} s per round ({result['per_hold_ms']:.1f} ms per hold)")
+
+
+def _bonus_and_tracking(states: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """The kernel's other two modes on the same states, for ``--save``: with a bonus bet, and counting the
+    outcomes of the second fa-hu bet."""
+    out = []
+    for hold, unseen in states:
+        out.append(fa_values(hold, unseen, DEFAULT_CONFIG, bonus_bet=2.0))
+        tracked = np.zeros(track_size(len(DEFAULT_CONFIG.ting_hu_multiples)))
+        out.append(fa_values(hold, unseen, DEFAULT_CONFIG, track=1, tracked=tracked))
+        out.append(tracked)
+    return out
 
 
 def stage_a(args: argparse.Namespace) -> None:
