@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import logging
 import math
 import os
 import sys
@@ -356,8 +357,9 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     as 1/2,1/3. Every combination is a variant, solved exactly with optimal
     play into strategy_tables/<fingerprint> (as solve --config would), or
     read from there when already solved. Variants that differ only in the
-    tian-hu, di-hu or double-down payouts share the solve's first stage, so
-    each after the first costs a fraction of a solve. One row per variant:
+    tian-hu, di-hu, double-down or fa-hu (step-11) payouts share the solve's
+    first stage, so each after the first costs a fraction of a solve; the
+    ting-hu payouts and the bet sizes need a whole solve. One row per variant:
     the payouts, house edge (exact fraction in --json), element of risk,
     average total bet, standard deviation, hit frequency and how often the
     player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04
@@ -604,6 +606,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mahjong-poker: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        # a chunk finishing as the pool shuts down makes joblib's callback thread try to hand out the
+        # next one, and log the refusal with a traceback: expected here, and nothing is lost
+        logging.getLogger("concurrent.futures").disabled = True
         stop_workers()
         print("mahjong-poker: interrupted" + (" (finished chunks are kept: run the command again to resume)"
                                              if args.command == "solve" else ""), file=sys.stderr)
