@@ -18,7 +18,7 @@ from solver.game.cards import counts_of
 from solver.game.config import GameConfig
 from solver.game.outcomes import Outcome
 from solver.staged.classes import extensions
-from solver.staged.holds import TingConstants, hold_columns, walk
+from solver.staged.holds import TingConstants, hold_columns, price, walk
 
 ODD = GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(1.0, 3.0), fa_hu_ante=0.7, fa_hu=1.3,
                  fa_hu_flush=2.0, ting_hu_multiples=(1.0, 2.5), ting_hu_ante=0.6, ting_hu=1.2, ting_hu_flush=1.7)
@@ -59,12 +59,39 @@ def test_walk_values_equal_the_evaluator(name: str, bonus: float) -> None:
         columns = hold_columns(counts_of(hold, config.geometry), config, constants)
         values = walk(columns, dead, config, constants)
         minimum = replace(config, fa_hu_bets=config.fa_hu_bets[:1], ting_hu_multiples=config.ting_hu_multiples[:1])
+        n = len(config.fa_hu_bets)
         for row, value in zip(dead, values):
             unseen = _unseen(config, hold, row)
             expected = fa_values(counts_of(hold, config.geometry), unseen, config, bonus)
-            np.testing.assert_allclose(value[:-1], expected, atol=1e-12, rtol=0)
-            assert value[-1] == pytest.approx(fa_values(counts_of(hold, config.geometry), unseen, minimum, bonus)[0],
-                                              abs=1e-12)
+            np.testing.assert_allclose(value[:n], expected, atol=1e-12, rtol=0)
+            assert value[n] == pytest.approx(fa_values(counts_of(hold, config.geometry), unseen, minimum, bonus)[0],
+                                             abs=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_pricing_again_for_other_step11_payouts_is_bit_for_bit_a_walk(name: str) -> None:
+    """Stage A's values are priced from the walk's step-11 counts and ting gains (which do not read the
+    step-11 payouts): priced again for other step-11 payouts they are exactly what a walk with those
+    payouts gives, and priced for the same ones they do not move."""
+    config = CONFIGS[name]
+    other = replace(config, fa_hu_ante=config.fa_hu_ante + 0.5, fa_hu=config.fa_hu * 1.7 + 0.1,
+                    fa_hu_flush=config.fa_hu_flush + 3.0)
+    assert other.ting_fingerprint() == config.ting_fingerprint() != replace(config, ting_hu=2.5).ting_fingerprint()
+    g = config.geometry
+    for hold, dead in _random_cases(config, 6, 25, seed=17):
+        counts = counts_of(hold, g)
+        values = walk(hold_columns(counts, config, TingConstants.of(config)), dead, config, TingConstants.of(config))
+        walked = walk(hold_columns(counts, other, TingConstants.of(other)), dead, other, TingConstants.of(other))
+        n = len(config.fa_hu_bets)
+        assert (values[:, n + 1:] == walked[:, n + 1:]).all()  # the walk's counts and gains: the same
+        assert not np.allclose(values[:, :n + 1], walked[:, :n + 1])
+        left = int(g.full_counts()[:g.n_suited].sum()) - sum(c < g.n_suited for c in hold) \
+            - (dead < g.n_suited).sum(axis=1)
+        for payouts, expected in ((other, walked), (config, values)):
+            priced = values.copy()
+            priced[:, :n + 1] = np.nan
+            price(priced, left, TingConstants.of(payouts))
+            assert (priced == expected).all()
 
 
 def test_walk_over_every_dead_set_of_real_holds() -> None:
@@ -79,7 +106,7 @@ def test_walk_over_every_dead_set_of_real_holds() -> None:
         values = walk(hold_columns(counts_of(text, g), config, constants), dead, config, constants)
         for r in rng.sample(range(len(dead)), 6):
             expected = fa_values(counts_of(text, g), _unseen(config, text, dead[r]), config)
-            np.testing.assert_allclose(values[r, :-1], expected, atol=1e-12, rtol=0)
+            np.testing.assert_allclose(values[r, :len(config.fa_hu_bets)], expected, atol=1e-12, rtol=0)
 
 
 def _expected_counts(config: GameConfig, hold, row, bet: int, minimum: bool, bonus: float):

@@ -56,6 +56,29 @@ def test_a_variant_is_bit_for_bit_a_plain_solve(base: GameConfig, variant_solver
     assert (Path(rows[1].summary.directory) / "holds.parquet").exists()  # ting-hu changes stage A: solved anew
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("base", [TWO_SUITS, load_config(ROOT / "configs" / "reduced-3x4.toml"),
+                                  load_config(ROOT / "configs" / "three-copies-3x4.toml")],
+                         ids=["two-suits", "reduced-3x4", "three-copies-3x4"])
+def test_a_variant_of_the_step11_payouts_prices_the_walk_bit_for_bit(base: GameConfig, tmp_path: Path) -> None:
+    """Variants of what a hu at step 11 pays price the first one's walk again instead of solving stage A,
+    and give every table (stage A's included) and the exact figures of a solve from scratch; payouts that
+    are not multiples of 1/2 (whose sums are rounded) included."""
+    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants")
+    rows = paytable_rows(base, {"fa_hu": [base.fa_hu, 1.37], "fa_hu_flush": [base.fa_hu_flush, 7.3]}, variants)
+    assert variants.solves == 4
+    for row in rows[1:]:
+        directory = Path(row.summary.directory)
+        manifest = json.loads((directory / "manifest.json").read_text())
+        assert manifest["holds_from"] == rows[0].summary.directory and (directory / "holds.parquet").exists()
+        config = replace(base, **row.payouts)
+        plain = solve(config, tmp_path / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row.summary.ev_exact == plain.ev_exact and row.summary.outcomes == plain.outcomes
+        _same_tables(directory, Path(plain.directory), ("holds.parquet", "deals.parquet", "firsts.parquet",
+                                                        "draws.parquet", "outcomes.parquet"))
+    assert rows[3].summary.ev_exact > rows[0].summary.ev_exact
+
+
 def test_house_edge_is_monotone_in_each_payout(variant_solver: VariantSolver) -> None:
     """A higher payout can only help the player: under the old strategy the EV already rises, and optimal
     play does at least as well. Checked on a deal-stage payout and on a ting payout."""

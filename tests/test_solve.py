@@ -25,7 +25,8 @@ from tests.plain_game import PlainGame
 
 ONE_SUIT = GameConfig(suits=1, ranks=5, copies=3, jokers=1)  # 16 cards, 124 deal classes
 ONE_SUIT_TOML = "[deck]\nsuits = 1\nranks = 5\ncopies = 3\njokers = 1\n"
-TABLES = ("holds.parquet", "firsts.parquet", "deals.parquet", "draws.parquet", "outcomes.parquet", "summary.parquet")
+TABLES = ("holds.parquet", "firsts.parquet", "deals.parquet", "draws.parquet", "outcomes.parquet", "summary.parquet",
+          "tracking.parquet")
 
 
 @pytest.fixture(scope="module")
@@ -256,3 +257,30 @@ def test_a_restricted_strategy_reads_stage_a_from_the_main_solve(solved: Path, t
         assert not (tmp_path / restriction / "holds.parquet").exists()
     with pytest.raises(InputError, match="another solve"):
         solve(ONE_SUIT, tmp_path / "bonus", bonus=1.0, restriction="minimum-bets", holds_from=solved, quiet=True)
+
+
+def test_a_later_solve_of_the_same_walk_reads_the_outcome_counts_it_shares(solved: Path, tmp_path: Path) -> None:
+    """A solve reading another's stage A reads the outcome counts of the (hold, dead, F) both reach from
+    that one's tracking table instead of walking them again: a doctored table shows through (so the
+    figures equal to a solve from scratch above are read, not walked), and its own table lists every
+    triple it reaches."""
+    import shutil
+
+    import pyarrow as pa
+
+    source = tmp_path / "source"
+    shutil.copytree(solved, source)
+    tracking = pq.read_table(source / "tracking.parquet")
+    width = tracking.schema.field("sums").type.list_size
+    sums = tracking["sums"].combine_chunks().flatten().to_numpy().reshape(-1, width).copy()
+    sums[:, [0, 1]] = sums[:, [1, 0]]  # step-11 hus counted as flush hus and back: the total unchanged
+    doctored = pa.FixedSizeListArray.from_arrays(sums.ravel(), width)
+    pq.write_table(tracking.set_column(tracking.column_names.index("sums"), "sums", doctored),
+                   source / "tracking.parquet")
+    alone = solve(ONE_SUIT, tmp_path / "alone", restriction="no-double-down", n_jobs=1, quiet=True)
+    shared = solve(ONE_SUIT, tmp_path / "shared", restriction="no-double-down", n_jobs=1, quiet=True,
+                   holds_from=source)
+    assert shared.outcomes != alone.outcomes
+    own = pq.read_table(tmp_path / "alone" / "tracking.parquet", columns=["key", "bet", "minimum"])
+    assert own.equals(pq.read_table(tmp_path / "shared" / "tracking.parquet", columns=["key", "bet", "minimum"]))
+    assert len(own) > 0

@@ -121,7 +121,16 @@ class GameConfig:
     def holds_fingerprint(self) -> str:
         """Hash of the fields the solve's stage A (every hold's fa-hu and ting values) reads: all but
         :data:`DEAL_PAYOUTS`, so configurations that differ only in those share stage A."""
-        data = {k: v for k, v in asdict(self).items() if k not in DEAL_PAYOUTS}
+        return self._fingerprint_without(DEAL_PAYOUTS)
+
+    def ting_fingerprint(self) -> str:
+        """Hash of the fields stage A's walk reads (the step-11 counts and the ting gains): all but
+        :data:`DEAL_PAYOUTS` and :data:`STEP11_PAYOUTS`, so configurations that differ only in those
+        share the walk, each pricing it with its own step-11 payouts."""
+        return self._fingerprint_without(DEAL_PAYOUTS + STEP11_PAYOUTS)
+
+    def _fingerprint_without(self, keys: tuple[str, ...]) -> str:
+        data = {k: v for k, v in asdict(self).items() if k not in keys}
         canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
@@ -157,6 +166,9 @@ DEFAULT_CONFIG = GameConfig()
 PAYOUT_KEYS: tuple[str, ...] = _TABLES["payouts"]
 #: Payouts settled before the fa-hu bet (steps 3-6): the values of a kept hold do not depend on them.
 DEAL_PAYOUTS = ("tian_hu", "tian_hu_flush", "di_hu", "di_hu_flush", "double_down")
+#: What a hu at step 11 pays: stage A's values are linear in these, with coefficients (the step-11
+#: counts, the ting gains) that do not depend on them.
+STEP11_PAYOUTS = ("fa_hu_ante", "fa_hu", "fa_hu_flush")
 
 
 def _toml_value(value: Any) -> str:

@@ -8,7 +8,10 @@ solved again. Variants that differ only in the payouts settled before the
 fa-hu bet (:data:`solver.game.config.DEAL_PAYOUTS`: tian-hu, di-hu, the
 double-down) share stage A, the values of every kept hold against every
 dead set, which is most of a solve's time: the first of them solves it and
-the others read it.
+the others read it. Variants that also differ in what a hu at step 11 pays
+(:data:`solver.game.config.STEP11_PAYOUTS`) share its walk, the step-11
+counts and ting gains those values are linear combinations of: the others
+price it again (:func:`solver.staged.holds.price`), in seconds.
 
 Under a fixed strategy the EV is linear in each payout, and optimal play
 takes the best strategy at each value, so the EV is a convex, non-decreasing,
@@ -31,6 +34,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+import pyarrow.parquet as pq
 
 from solver.errors import InputError
 from solver.game.config import PAYOUT_KEYS, GameConfig, validate
@@ -120,7 +125,8 @@ class VariantSolver:
     def __init__(self, n_jobs: int = -1, quiet: bool = True, backend: str = "loky", scheduler: str | None = None,
                  root: Path | None = None) -> None:
         self.n_jobs, self.quiet, self.backend, self.scheduler, self.root = n_jobs, quiet, backend, scheduler, root
-        self._stage_a: dict[str, Path] = {}
+        self._stage_a: dict[str, Path] = {}  # by holds fingerprint: the same stage A, read as it is
+        self._walks: dict[str, Path] = {}  # by ting fingerprint: the same walk, priced again
         self.solves = 0
 
     def directory(self, config: GameConfig) -> Path:
@@ -134,7 +140,7 @@ class VariantSolver:
         from solver.staged.run import solve
 
         directory = self.directory(config)
-        source = self._stage_a.get(config.holds_fingerprint())
+        source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
         has_own = (directory / "holds.parquet").exists()
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
                         quiet=self.quiet, holds_from=None if has_own or source is None else source)
@@ -144,8 +150,11 @@ class VariantSolver:
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
-        if (directory / "holds.parquet").exists():
+        holds = directory / "holds.parquet"
+        if holds.exists():
             self._stage_a.setdefault(config.holds_fingerprint(), directory)
+            if "ting_gains" in pq.read_schema(holds).names:  # tables written before the gains lack them
+                self._walks.setdefault(config.ting_fingerprint(), directory)
 
 
 def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: VariantSolver,

@@ -77,7 +77,9 @@ from solver.runtime.jit import kernel
 #: The walk's arrays per level: the dead set's first 0, 1, 2 and 3 suited cards.
 LEVELS = 4
 #: ``_walk`` output columns of the values mode: the value of each fa-hu bet, then the value of the
-#: smallest F with only the smallest ting multiple (the ``minimum-bets`` restriction).
+#: smallest F with only the smallest ting multiple (the ``minimum-bets`` restriction); then what they
+#: are priced from (:func:`price`): the step-11 hu and flush-hu communities and the ting gains of each
+#: F and of the minimum bets, none of which read the step-11 payouts.
 #: Tracking mode columns (exact counts, per C(left, 4) four-card and C(left - 4, 2) last-two draws):
 TRACK_COLUMNS = ("fa_hu", "fa_hu_flush", "fold_ting", "small_bets", "small_hu", "small_flush",
                  "large_bets", "large_hu", "large_flush", "bonus_net")
@@ -676,32 +678,63 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
                           bonus_bet, sums)
             _write_tracked(out[r], s11_hu, s11_flush, rest, t2, sums)
             continue
+        gains = out[r, n_bets + 3:]
         for b0 in range(0, n_bets, 2):
             b1 = min(b0 + 1, n_bets - 1)
-            acc0, acc1, acc_min, _ = _leaf_values(
+            gains[b0], gains[b1], acc_min, _ = _leaf_values(
                 w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col,
                 inv_n, with_bonus, t2, p1, pf1, m_min, m_max, c_fa[b0], fa_bets[b0], c_fa[b1], fa_bets[b1],
                 bonus_bet)
-            for b, acc in ((b0, acc0), (b1, acc1)):
-                fa = fa_bets[b]
-                out[r, b] = (t2 * (hu_pays[b] * s11_hu + flush_pays[b] * s11_flush) - t2 * (1.0 + fa) * rest
-                             + acc) / (t2 * total4)
             if b0 == 0:
-                fa = fa_bets[0]
-                out[r, n_bets] = (t2 * (hu_pays[0] * s11_hu + flush_pays[0] * s11_flush) - t2 * (1.0 + fa) * rest
-                                  + acc_min) / (t2 * total4)
+                gains[n_bets] = acc_min
+        out[r, n_bets + 1] = s11_hu
+        out[r, n_bets + 2] = s11_flush
+        _priced_row(out[r], left, fa_bets, hu_pays, flush_pays)
+
+
+@kernel(inline="always")
+def _priced_row(row, left, fa_bets, hu_pays, flush_pays):
+    """A values row's EVs (its first ``n_bets + 1`` columns) from its step-11 counts and ting gains, with
+    ``left`` suited cards left for the community. The walk and :func:`price` both price through here, so
+    a stage A priced again for other step-11 payouts is bit for bit a walk with those payouts."""
+    n_bets = fa_bets.shape[0]
+    s11_hu = row[n_bets + 1]
+    s11_flush = row[n_bets + 2]
+    total4 = left * (left - 1) * (left - 2) * (left - 3) / 24.0
+    t2 = (left - 4) * (left - 5) / 2.0
+    rest = total4 - s11_hu - s11_flush
+    for b in range(n_bets + 1):
+        f = 0 if b == n_bets else b
+        row[b] = (t2 * (hu_pays[f] * s11_hu + flush_pays[f] * s11_flush) - t2 * (1.0 + fa_bets[f]) * rest
+                  + row[n_bets + 3 + b]) / (t2 * total4)
+
+
+@kernel(nogil=True)
+def _price(rows, left, fa_bets, hu_pays, flush_pays):
+    for r in range(rows.shape[0]):
+        _priced_row(rows[r], left[r], fa_bets, hu_pays, flush_pays)
+
+
+def price(rows: np.ndarray, left: np.ndarray, constants: TingConstants) -> None:
+    """Price stage-A values rows (the walk's output, see :data:`TRACK_COLUMNS`) in place for the step-11
+    payouts of ``constants``; ``left``: each row's suited cards left for the community (the pool less
+    the suited dead cards)."""
+    _price(rows, np.ascontiguousarray(left, dtype=np.int64), constants.fa_bets, constants.step11_hu,
+           constants.step11_flush)
 
 
 def walk(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, constants: TingConstants,
          track_bet: np.ndarray | None = None, track_min: np.ndarray | None = None) -> np.ndarray:
     """Values of one hold against each dead set (rows of four type indices, jokers last, sorted and in
-    increasing order): one column per fa-hu bet, then the minimum-bets value. With ``track_bet`` (a bet
+    increasing order): one column per fa-hu bet, then the minimum-bets value, then what they are priced
+    from (:func:`price`: the step-11 hu and flush counts, the ting gain of each F and of the minimum
+    bets). With ``track_bet`` (a bet
     index per row) the :data:`TRACK_COLUMNS` of each row's bet instead (``track_min``: only the smallest
     ting multiple)."""
     geometry = config.geometry
     rows = np.ascontiguousarray(dead_rows, dtype=np.int64)
     tracking = track_bet is not None
-    n_out = len(TRACK_COLUMNS) if tracking else len(constants.fa_bets) + 1
+    n_out = len(TRACK_COLUMNS) if tracking else 2 * len(constants.fa_bets) + 4
     out = np.empty((len(rows), n_out))
     if not tracking:
         track_bet = np.zeros(0, np.int64)

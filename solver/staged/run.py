@@ -22,7 +22,8 @@ tables do not depend on the number of jobs. A finished solve keeps its tables an
 **Objectives.** A bonus bet changes stage A (its objective) and everything after; a restriction
 changes only B to D: ``minimum-bets`` reads stage A's minimum-bets value, ``no-double-down`` and
 ``always-claim-tian-hu`` only the deal stage, and a chart only the forward count. So a restricted
-solve can take stage A from the main solve's directory (``holds_from``).
+solve can take stage A from the main solve's directory (``holds_from``), and so can a paytable
+variant whose payouts stage A does not read, or reads only linearly (the step-11 payouts).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ from solver.staged.forward import (
     outcome_counts,
     sum_exact,
 )
-from solver.staged.holds import TRACK_COLUMNS, TingConstants, hold_columns, walk
+from solver.staged.holds import TRACK_COLUMNS, TingConstants, hold_columns, price, walk
 from solver.staged.objective import Objective, Policy
 from solver.staged.stages import StateHolds, _draw_stage, _first_stage, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
@@ -228,28 +229,76 @@ def _holds_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
         columns = hold_columns(counts_of(tuple(hold), geometry), config, constants)
         values.append(walk(columns, dead, config, constants))
         keys.append(_group_keys(hold, dead, geometry.n_types))
-    v = np.concatenate(values)
-    n_bets = len(config.fa_hu_bets)
-    return pa.table({"key": np.concatenate(keys),
-                     "evs": pa.FixedSizeListArray.from_arrays(np.ascontiguousarray(v[:, :n_bets]).ravel(), n_bets),
-                     "ev_minimum_bets": v[:, n_bets]})
+    return _holds_table(np.concatenate(keys), np.concatenate(values), len(config.fa_hu_bets))
+
+
+def _list_column(values: np.ndarray) -> pa.FixedSizeListArray:
+    return pa.FixedSizeListArray.from_arrays(np.ascontiguousarray(values).ravel(), values.shape[1])
+
+
+def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int) -> pa.Table:
+    """Stage A's rows (the walk's values output, see :data:`solver.staged.holds.TRACK_COLUMNS`) as a table:
+    the EVs, and what they are priced from."""
+    return pa.table({"key": keys, "evs": _list_column(rows[:, :n_bets]), "ev_minimum_bets": rows[:, n_bets],
+                     "step11": _list_column(rows[:, n_bets + 1:n_bets + 3]),
+                     "ting_gains": _list_column(rows[:, n_bets + 3:])})
 
 
 def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
-    """Stage A, unless its arrays are there; merged into ``holds.parquet`` (when computed here) and the
-    arrays ``chunks/holds-*.npy``."""
+    """Stage A, unless its arrays are there: solved, read from ``holds_from`` (the same stage A), or
+    priced again from it (the same walk, other step-11 payouts); merged into ``holds.parquet`` (unless
+    read) and the arrays ``chunks/holds-*.npy``."""
     directory = solve.directory
     if _arrays_ready(directory, "holds", ("key", "values")):
         return
-    source = holds_from or directory
-    if not (source / "holds.parquet").exists():
-        paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
-        table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
-        write_table(directory / "holds.parquet", table, file_metadata(solve.config, solve.objective))
+    own = directory / "holds.parquet"
+    if holds_from is not None and not own.exists() and _same_stage_a(holds_from, solve.config):
+        table = pq.read_table(holds_from / "holds.parquet")
+    elif not own.exists():
+        if holds_from is not None:
+            table = _repriced(solve, holds_from / "holds.parquet")
+        else:
+            paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
+            table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
+        write_table(own, table, file_metadata(solve.config, solve.objective))
     else:
-        table = pq.read_table(source / "holds.parquet")
+        table = pq.read_table(own)
     values = np.column_stack([_as_array(table["evs"]), _as_array(table["ev_minimum_bets"])])
     _save_arrays(directory, "holds", {"key": _as_array(table["key"]), "values": values})
+
+
+def _same_stage_a(source: Path, config: GameConfig) -> bool:
+    """Whether ``source``'s stage A (checked by :func:`_check_holds_source`) has this solve's very values,
+    rather than only its walk."""
+    found = read_metadata(source / "holds.parquet")
+    return found.get("fingerprint") == config.fingerprint() or _holds_fingerprint(found) == config.holds_fingerprint()
+
+
+REPRICE_ROWS = 1 << 20
+"""Stage-A rows priced at once when a variant prices another's walk (about 100 bytes each)."""
+
+
+def _repriced(solve: _Solve, path: Path) -> pa.Table:
+    """The stage A of ``path`` (the same walk: its step-11 counts and ting gains) priced for this solve's
+    step-11 payouts, through the walk's own pricing (:func:`solver.staged.holds.price`), so bit for bit
+    what solving it would give."""
+    table = pq.read_table(path).replace_schema_metadata(None)
+    if "ting_gains" not in table.column_names:
+        raise InputError(f"{path} predates the ting gains its step-11 payouts are priced from: solve it again")
+    geometry, n_bets = solve.config.geometry, solve.n_bets
+    constants = TingConstants.of(solve.config, solve.objective.bonus)
+    keys = _as_array(table["key"])
+    step11, gains = _as_array(table["step11"]), _as_array(table["ting_gains"])
+    pool = int(geometry.full_counts()[:geometry.n_suited].sum())
+    rows = np.empty((len(keys), 2 * n_bets + 4))
+    for lo in range(0, len(keys), REPRICE_ROWS):
+        part = slice(lo, lo + REPRICE_ROWS)
+        hold, dead = decode_rows(keys[part], geometry.n_types, (4, 4))
+        left = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
+        rows[part, n_bets + 1:n_bets + 3] = step11[part]
+        rows[part, n_bets + 3:] = gains[part]
+        price(rows[part], left, constants)
+    return _holds_table(keys, rows, n_bets)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,15 +456,58 @@ def _tracking_work(solve: _Solve, hold_keys: np.ndarray) -> pa.Table:
     return pa.table({"sums": pa.FixedSizeListArray.from_arrays(sums.ravel(), len(TRACK_COLUMNS))})
 
 
-def _tracked(solve: _Solve, quiet: bool) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
-    """The tracking walk over requested (key, bet, minimum) triples (sorted, distinct), by chunks of holds."""
+TRACKING_FILE = "tracking.parquet"
+"""The outcome counts of every (hold, dead, F) a solve's strategy reaches: a later solve of the same walk
+(``holds_from``: a restriction, a chart, a paytable variant) reads the ones it reaches too."""
+
+
+def _tracked(solve: _Solve, source: Path | None, quiet: bool
+             ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """The tracking walk over requested (key, bet, minimum) triples (sorted, distinct), by chunks of holds;
+    the triples ``source``'s tracking table holds are read from it instead. All of them are written to
+    this solve's tracking table."""
     def run(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray) -> np.ndarray:
-        _save_arrays(solve.directory, "requests", {"key": keys, "bet": bets, "minimum": minimum})
-        digest = f"{len(keys)}:{int(np.bitwise_xor.reduce(keys * 31 + bets * 7 + minimum))}"
-        hold_keys = np.unique(keys // solve.config.geometry.n_types ** 4)
-        paths = _run_stage(solve, "tracking", hold_keys, _tracking_work, (), quiet, tag=digest)
-        return _read_chunks(paths, ["sums"])["sums"]
+        sums = np.empty((len(keys), len(TRACK_COLUMNS)))
+        wanted = _tracking_index(keys, bets, minimum, solve.n_bets)
+        known = _known_tracking(source, solve.n_bets) if source is not None else None
+        todo = np.ones(len(keys), bool)
+        if known is not None and len(known[0]):
+            at = np.minimum(np.searchsorted(known[0], wanted), len(known[0]) - 1)
+            found = known[0][at] == wanted
+            sums[found] = known[1][at[found]]
+            todo = ~found
+        if todo.any():
+            keys_, bets_, minimum_ = keys[todo], bets[todo], minimum[todo]
+            _save_arrays(solve.directory, "requests", {"key": keys_, "bet": bets_, "minimum": minimum_})
+            digest = f"{len(keys_)}:{int(np.bitwise_xor.reduce(keys_ * 31 + bets_ * 7 + minimum_))}"
+            hold_keys = np.unique(keys_ // solve.config.geometry.n_types ** 4)
+            paths = _run_stage(solve, "tracking", hold_keys, _tracking_work, (), quiet, tag=digest)
+            sums[todo] = _read_chunks(paths, ["sums"])["sums"]
+        write_table(solve.directory / TRACKING_FILE,
+                    pa.table({"key": keys, "bet": bets.astype(np.int8), "minimum": minimum,
+                              "sums": _list_column(sums)}),
+                    file_metadata(solve.config, solve.objective))
+        return sums
     return run
+
+
+def _tracking_index(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray, n_bets: int) -> np.ndarray:
+    """One sortable number per (key, bet, minimum) triple, in the triples' order."""
+    return (keys * n_bets + bets) * 2 + minimum
+
+
+def _known_tracking(source: Path, n_bets: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The triples (as :func:`_tracking_index`) and outcome counts of ``source``'s tracking table, when it
+    has one (the same walk: :func:`_check_holds_source` checked its stage A)."""
+    path = source / TRACKING_FILE
+    try:
+        read_metadata(path)
+    except InputError:
+        return None
+    table = pq.read_table(path)
+    index = _tracking_index(_as_array(table["key"]), _as_array(table["bet"]).astype(np.int64),
+                            _as_array(table["minimum"]).astype(np.int64), n_bets)
+    return index, _as_array(table["sums"])
 
 
 CHART_CHUNK = 1 << 18
@@ -466,9 +558,11 @@ def _option_evs(held: StateHolds, state: np.ndarray, option: np.ndarray, dd: np.
     return np.where((n_claims == 1) & (option == 0), claim, np.where(option == n_claims, -1.0 - dd[state], on))
 
 
-def _forward(solve: _Solve, deals: list[DealChoice], quiet: bool) -> tuple[Counter, Counter, pa.Table, int]:
+def _forward(solve: _Solve, deals: list[DealChoice], source: Path | None, quiet: bool
+             ) -> tuple[Counter, Counter, pa.Table, int]:
     """The outcome counts and bonus net per slot of the strategy, the draw table (reached post-draw
-    states) and the reach of the di-hus it declines."""
+    states) and the reach of the di-hus it declines; outcome counts already in ``source``'s tracking
+    table are read from it."""
     config = solve.config
     geometry = config.geometry
     keys2, reach, counts = draw_reach(deals, config, solve.objective)
@@ -487,7 +581,7 @@ def _forward(solve: _Solve, deals: list[DealChoice], quiet: bool) -> tuple[Count
         plays, best_ev = _chart_plays(solve, hands, deads, level, dd, reach, option)
     holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
     counts.update(more)
-    outcomes, bonus_net = outcome_counts(holds, _tracked(solve, quiet), config)
+    outcomes, bonus_net = outcome_counts(holds, _tracked(solve, source, quiet), config)
     counts.update(outcomes)
     first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
     table = _draw_table(solve, keys, hands, deads, dd, reach, plays.option[first], level, n_holds, best_ev)
@@ -557,8 +651,10 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     configuration and bonus bet (or one that differs only in the payouts
     settled before the fa-hu bet, :data:`solver.game.config.DEAL_PAYOUTS`)
     whose stage A (``holds.parquet``) this solve reads instead of solving it
-    again: a restricted strategy, or a paytable variant. Returns the
-    game's summary, also written to ``summary.parquet``.
+    again: a restricted strategy, or a paytable variant; or one that also
+    differs in what a hu at step 11 pays (:data:`solver.game.config.STEP11_PAYOUTS`),
+    whose stage A this solve prices again. Returns the game's summary, also
+    written to ``summary.parquet``.
     """
     start = time.monotonic()
     objective = Objective(bonus, restriction, chart)
@@ -594,7 +690,7 @@ def _solve(config: GameConfig, objective: Objective, directory: Path, source: Pa
         with _timed(timings, "deals", quiet):
             deals = _deal_choices(solve)
         with _timed(timings, "outcomes", quiet):
-            counts, bonus_net, draws, declined = _forward(solve, deals, quiet)
+            counts, bonus_net, draws, declined = _forward(solve, deals, source, quiet)
     summary = _finish(solve, deals, counts, bonus_net, draws, declined, time.monotonic() - start, timings)
     if not quiet:
         print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
@@ -631,18 +727,21 @@ def _check_holds_source(source: Path, config: GameConfig, objective: Objective) 
         raise InputError(f"no stage A to read in {source}: {error}") from None
     wanted = describe(config, Objective(objective.bonus))
     differing = sorted(k for k in ("format", "version", "bonus") if found.get(k) != wanted[k])
-    if found.get("fingerprint") != wanted["fingerprint"] and _holds_fingerprint(found) != config.holds_fingerprint():
+    if found.get("fingerprint") != wanted["fingerprint"] and _holds_fingerprint(found, "ting") != \
+            config.ting_fingerprint():
         differing.append("fingerprint")
     if differing:
         raise InputError(f"the holds table in {source} was made for another solve: {', '.join(differing)} differ")
 
 
-def _holds_fingerprint(metadata: dict[str, Any]) -> str | None:
-    """The stage A fingerprint of the configuration a table's metadata records (None if unreadable)."""
+def _holds_fingerprint(metadata: dict[str, Any], kind: str = "holds") -> str | None:
+    """The stage A fingerprint (``kind`` "holds": its values; "ting": its walk) of the configuration a
+    table's metadata records (None if unreadable)."""
     try:
-        return config_from_dict(tomllib.loads(metadata["config"])).holds_fingerprint()
+        config = config_from_dict(tomllib.loads(metadata["config"]))
     except (KeyError, TypeError, tomllib.TOMLDecodeError, ConfigError):
         return None
+    return config.holds_fingerprint() if kind == "holds" else config.ting_fingerprint()
 
 
 @contextmanager
