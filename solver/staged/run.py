@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 from joblib import Parallel, delayed, parallel_config
 
 from solver.errors import ConfigError, InputError
-from solver.game.cards import counts_of, format_cards
+from solver.game.cards import DeckGeometry, counts_of, format_cards
 from solver.game.combinatorics import submultisets
 from solver.game.config import GameConfig, config_from_dict
 from solver.game.hu import hu_level
@@ -82,6 +82,7 @@ from solver.tables.files import (
     solve_lock,
     sort_by_key,
     usable_directory,
+    write_parts,
     write_table,
 )
 from solver.tables.index import index_path, open_index
@@ -246,23 +247,23 @@ def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int) -> pa.Table:
 
 def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
     """Stage A, unless its arrays are there: solved, read from ``holds_from`` (the same stage A), or
-    priced again from it (the same walk, other step-11 payouts); merged into ``holds.parquet`` (unless
-    read) and the arrays ``chunks/holds-*.npy``."""
+    priced again from it (the same walk, other step-11 payouts); written to ``holds.parquet`` (unless
+    read) a chunk at a time, and its keys and values to the arrays ``chunks/holds-*.npy``."""
     directory = solve.directory
     if _arrays_ready(directory, "holds", ("key", "values")):
         return
-    own = directory / "holds.parquet"
-    if holds_from is not None and not own.exists() and _same_stage_a(holds_from, solve.config):
-        table = pq.read_table(holds_from / "holds.parquet")
-    elif not own.exists():
-        if holds_from is not None:
-            table = _repriced(solve, holds_from / "holds.parquet")
+    path = directory / "holds.parquet"
+    if not path.exists():
+        if holds_from is not None and _same_stage_a(holds_from, solve.config):
+            path = holds_from / "holds.parquet"
         else:
-            paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
-            table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
-        write_table(own, table, file_metadata(solve.config, solve.objective))
-    else:
-        table = pq.read_table(own)
+            if holds_from is not None:
+                parts = _repriced(solve, holds_from / "holds.parquet")
+            else:
+                paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
+                parts = (pq.read_table(p).replace_schema_metadata(None) for p in paths)
+            write_parts(path, parts, file_metadata(solve.config, solve.objective))
+    table = pq.read_table(path, columns=["key", "evs", "ev_minimum_bets"])
     values = np.column_stack([_as_array(table["evs"]), _as_array(table["ev_minimum_bets"])])
     _save_arrays(directory, "holds", {"key": _as_array(table["key"]), "values": values})
 
@@ -278,26 +279,30 @@ REPRICE_ROWS = 1 << 20
 """Stage-A rows priced at once when a variant prices another's walk (about 100 bytes each)."""
 
 
-def _repriced(solve: _Solve, path: Path) -> pa.Table:
+def _repriced(solve: _Solve, path: Path) -> Iterator[pa.Table]:
     """The stage A of ``path`` (the same walk: its step-11 counts and ting gains) priced for this solve's
     step-11 payouts, through the walk's own pricing (:func:`solver.staged.holds.price`), so bit for bit
-    what solving it would give."""
-    table = pq.read_table(path).replace_schema_metadata(None)
-    if "ting_gains" not in table.column_names:
+    what solving it would give; ``REPRICE_ROWS`` rows at a time."""
+    source = pq.ParquetFile(path)
+    if "ting_gains" not in source.schema_arrow.names:
         raise InputError(f"{path} predates the ting gains its step-11 payouts are priced from: solve it again")
     geometry, n_bets = solve.config.geometry, solve.n_bets
     constants = TingConstants.of(solve.config, solve.objective.bonus)
-    keys = _as_array(table["key"])
-    step11, gains = _as_array(table["step11"]), _as_array(table["ting_gains"])
     pool = int(geometry.full_counts()[:geometry.n_suited].sum())
+    return (_priced_part(pa.Table.from_batches([batch]), pool, geometry, n_bets, constants)
+            for batch in source.iter_batches(REPRICE_ROWS, columns=["key", "step11", "ting_gains"]))
+
+
+def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int, constants: TingConstants
+                 ) -> pa.Table:
+    """Rows of a stage-A table (``pool``: the deck's suited cards) priced for ``constants``."""
+    keys = _as_array(part["key"])
+    hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
+    left = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
     rows = np.empty((len(keys), 2 * n_bets + 4))
-    for lo in range(0, len(keys), REPRICE_ROWS):
-        part = slice(lo, lo + REPRICE_ROWS)
-        hold, dead = decode_rows(keys[part], geometry.n_types, (4, 4))
-        left = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
-        rows[part, n_bets + 1:n_bets + 3] = step11[part]
-        rows[part, n_bets + 3:] = gains[part]
-        price(rows[part], left, constants)
+    rows[:, n_bets + 1:n_bets + 3] = _as_array(part["step11"])
+    rows[:, n_bets + 3:] = _as_array(part["ting_gains"])
+    price(rows, left, constants)
     return _holds_table(keys, rows, n_bets)
 
 

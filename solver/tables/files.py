@@ -26,7 +26,7 @@ import os
 import shutil
 import time
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -149,11 +149,27 @@ def file_metadata(config: GameConfig, objective: Objective,
 
 def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> None:
     """Write a parquet file atomically (temporary file, then rename)."""
+    write_parts(path, [table], metadata)
+
+
+def write_parts(path: Path, parts: Iterable[pa.Table], metadata: dict[bytes, bytes]) -> None:
+    """Write tables of one schema, in order, as one parquet file, atomically, holding one at a time (stage
+    A's 25 million rows would take gigabytes at once)."""
     import pyarrow.parquet as pq  # here and below, not at the top: a query reads the index (table_index)
 
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
     with written_atomically(path) as tmp:
-        pq.write_table(table, tmp, row_group_size=ROW_GROUP_SIZE, compression="zstd")
+        writer = None
+        try:
+            for part in parts:
+                part = part.replace_schema_metadata({**(part.schema.metadata or {}), **metadata})
+                if writer is None:
+                    writer = pq.ParquetWriter(tmp, part.schema, compression="zstd")
+                writer.write_table(part, row_group_size=ROW_GROUP_SIZE)
+        finally:
+            if writer is not None:
+                writer.close()
+        if writer is None:
+            raise ValueError(f"{path}: no table to write")
 
 
 def read_metadata(path: Path) -> dict[str, Any]:
