@@ -607,9 +607,9 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     """Value (or, ``tracking``, count the outcomes of) one hold against each dead set of ``dead_rows``.
 
     ``dead_rows``: sorted rows of four type indices, jokers (index ``n_suited``) last, in increasing
-    order, so that consecutive rows share the walk's nodes. Values: ``out[r, b]`` for each fa-hu bet b,
-    then the minimum-bets value. Tracking: ``out[r]`` holds :data:`TRACK_COLUMNS` for bet
-    ``track_bet[r]`` (only the smallest ting multiple when ``track_min[r]``).
+    order, so that consecutive rows share the walk's nodes. Values: ``out[r]`` as :func:`walk` returns
+    them. Tracking: ``out[r]`` holds :data:`TRACK_COLUMNS` for bet ``track_bet[r]`` (only the smallest
+    ting multiple when ``track_min[r]``).
     """
     n_suited = pool.shape[0]
     n = w0.shape[0]
@@ -638,17 +638,7 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     n_bets = fa_bets.shape[0]
     for r in range(dead_rows.shape[0]):
         k = _suited_dead(dead_rows, r, n_suited)
-        for lev in range(1, min(k - 1, 3) + 1):
-            card = dead_rows[r, lev - 1]
-            if built[lev] == card:
-                continue
-            before = _copies_before(dead_rows, r, lev - 1, card)
-            _step(w_lv[lev - 1], q_lv[lev - 1], lin_lv[min(lev - 1, 2)], qb_lv[lev - 1], linb_lv[min(lev - 1, 2)],
-                  card, acount[card], 1.0 / (pool[card] - before), lev <= 2, card, pair_level[card], pair_bonus[card],
-                  w_lv[lev], q_lv[lev], lin_lv[min(lev, 2)], qb_lv[lev], linb_lv[min(lev, 2)])
-            built[lev] = card
-            for higher in range(lev + 1, LEVELS):
-                built[higher] = -2
+        _descend(dead_rows, r, k, built, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level, pair_bonus)
         # the leaf: its parent node, and the last dead card added on the fly
         parent = min(k - 1, 3) if k > 0 else 0
         a_col, inv_n = no_a, 0.0
@@ -690,6 +680,23 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
         out[r, n_bets + 1] = s11_hu
         out[r, n_bets + 2] = s11_flush
         _priced_row(out[r], left, fa_bets, hu_pays, flush_pays)
+
+
+@kernel(inline="always")
+def _descend(dead_rows, r, k, built, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level, pair_bonus):
+    """Bring the walk's nodes down to row ``r``'s parent (its first ``k - 1`` suited dead cards, at most
+    three): a level is rebuilt from the one above when its card differs from the one ``built`` there."""
+    for lev in range(1, min(k - 1, 3) + 1):
+        card = dead_rows[r, lev - 1]
+        if built[lev] == card:
+            continue
+        before = _copies_before(dead_rows, r, lev - 1, card)
+        _step(w_lv[lev - 1], q_lv[lev - 1], lin_lv[min(lev - 1, 2)], qb_lv[lev - 1], linb_lv[min(lev - 1, 2)],
+              card, acount[card], 1.0 / (pool[card] - before), lev <= 2, card, pair_level[card], pair_bonus[card],
+              w_lv[lev], q_lv[lev], lin_lv[min(lev, 2)], qb_lv[lev], linb_lv[min(lev, 2)])
+        built[lev] = card
+        for higher in range(lev + 1, LEVELS):
+            built[higher] = -2
 
 
 @kernel(inline="always")
