@@ -327,6 +327,35 @@ def _ting_decision(n_hu, n_flush, total, fa, multiples, ting_pays, evs):
     return g_slot
 
 
+@kernel(inline="always")
+def _discard_and_draw(deck, pos, counts, dead_counts, dead, back, discard):
+    """The first discard: throw the two cards ``discard`` names (canonical labels, mapped back through
+    ``back``) into ``dead`` and ``dead_counts``, and draw two from ``deck`` at ``pos``; the new ``pos``."""
+    dead_counts[:] = 0
+    for k in range(2):
+        dead[k] = back[discard[k]]
+        counts[dead[k]] -= 1
+        dead_counts[dead[k]] += 1
+    for _k in range(2):
+        counts[_next_card(deck, pos)] += 1
+        pos += 1
+    return pos
+
+
+@kernel(inline="always")
+def _keep(counts, seen, hold, dead, back, discard):
+    """The second discard: ``hold`` the hand less the two cards ``discard`` names, ``seen`` every card out
+    of the stub (the hand and the first two discards), and ``counts`` the hold, to which the community
+    is dealt."""
+    seen[:] = counts
+    for k in range(2):
+        seen[dead[k]] += 1
+    hold[:] = counts
+    for k in range(2):
+        hold[back[discard[k]]] -= 1
+    counts[:] = hold
+
+
 @kernel
 def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
           draw_keys, draw_action, draw_discard, draw_fa, fa_bets, multiples, ting_pays, out):
@@ -369,14 +398,7 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_
             out[_outcome_index(kind, 0, 0, 0, n_fa, n_g)] += 1
             continue
         dd = deal_dd[row]
-        dead_counts[:] = 0
-        for k in range(2):  # throw the two cards (canonical labels mapped back), draw two
-            dead[k] = back[deal_discard[row, k]]
-            counts[dead[k]] -= 1
-            dead_counts[dead[k]] += 1
-        for _k in range(2):
-            counts[_next_card(deck, pos)] += 1
-            pos += 1
+        pos = _discard_and_draw(deck, pos, counts, dead_counts, dead, back, deal_discard[row])
         key = _canonical(counts, dead_counts, suits, ranks, base, image, back, scratch)
         row = _find(draw_keys, key * 2 + dd)
         if row < 0:
@@ -391,13 +413,7 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_
             continue
         f_slot = draw_fa[row] + 1
         fa = fa_bets[f_slot - 1]
-        seen[:] = counts  # the six cards in hand and the two first discards are out of the stub
-        for k in range(2):
-            seen[dead[k]] += 1
-        hold[:] = counts
-        for k in range(2):
-            hold[back[draw_discard[row, k]]] -= 1
-        counts[:] = hold  # from here: hold + community
+        _keep(counts, seen, hold, dead, back, draw_discard[row])
         pos = _deal_community(deck, pos, 4, counts, seen, n_suited)
         level = _level(counts, none, False, suits, ranks)
         if level > 0:
