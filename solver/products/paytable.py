@@ -11,7 +11,8 @@ dead set, which is most of a solve's time: the first of them solves it and
 the others read it. Variants that also differ in what a hu at step 11 pays
 (:data:`solver.game.config.STEP11_PAYOUTS`) share its walk, the step-11
 counts and ting gains those values are linear combinations of: the others
-price it again (:func:`solver.staged.holds.price`), in seconds.
+price it again (:func:`solver.staged.holds.price`). Every variant reads the
+outcome counts it shares with the solve it takes stage A from.
 
 Under a fixed strategy the EV is linear in each payout, and optimal play
 takes the best strategy at each value, so the EV is a convex, non-decreasing,
