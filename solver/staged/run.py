@@ -272,7 +272,8 @@ def _same_stage_a(source: Path, config: GameConfig) -> bool:
     """Whether ``source``'s stage A (checked by :func:`_check_holds_source`) has this solve's very values,
     rather than only its walk."""
     found = read_metadata(source / "holds.parquet")
-    return found.get("fingerprint") == config.fingerprint() or _holds_fingerprint(found) == config.holds_fingerprint()
+    return found.get("fingerprint") == config.fingerprint() or \
+        _recorded_fingerprint(found, GameConfig.holds_fingerprint) == config.holds_fingerprint()
 
 
 REPRICE_ROWS = 1 << 20
@@ -476,7 +477,7 @@ def _tracked(solve: _Solve, source: Path | None, quiet: bool
         wanted = _tracking_index(keys, bets, minimum, solve.n_bets)
         known = _known_tracking(source, solve.n_bets) if source is not None else None
         todo = np.ones(len(keys), bool)
-        if known is not None and len(known[0]):
+        if known is not None:
             at = np.minimum(np.searchsorted(known[0], wanted), len(known[0]) - 1)
             found = known[0][at] == wanted
             sums[found] = known[1][at[found]]
@@ -503,13 +504,15 @@ def _tracking_index(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray, n_b
 
 def _known_tracking(source: Path, n_bets: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The triples (as :func:`_tracking_index`) and outcome counts of ``source``'s tracking table, when it
-    has one (the same walk: :func:`_check_holds_source` checked its stage A)."""
+    has a row (the same walk: :func:`_check_holds_source` checked its stage A)."""
     path = source / TRACKING_FILE
     try:
         read_metadata(path)
     except InputError:
         return None
     table = pq.read_table(path)
+    if not len(table):
+        return None
     index = _tracking_index(_as_array(table["key"]), _as_array(table["bet"]).astype(np.int64),
                             _as_array(table["minimum"]).astype(np.int64), n_bets)
     return index, _as_array(table["sums"])
@@ -732,21 +735,21 @@ def _check_holds_source(source: Path, config: GameConfig, objective: Objective) 
         raise InputError(f"no stage A to read in {source}: {error}") from None
     wanted = describe(config, Objective(objective.bonus))
     differing = sorted(k for k in ("format", "version", "bonus") if found.get(k) != wanted[k])
-    if found.get("fingerprint") != wanted["fingerprint"] and _holds_fingerprint(found, "ting") != \
-            config.ting_fingerprint():
+    if found.get("fingerprint") != wanted["fingerprint"] and \
+            _recorded_fingerprint(found, GameConfig.ting_fingerprint) != config.ting_fingerprint():
         differing.append("fingerprint")
     if differing:
         raise InputError(f"the holds table in {source} was made for another solve: {', '.join(differing)} differ")
 
 
-def _holds_fingerprint(metadata: dict[str, Any], kind: str = "holds") -> str | None:
-    """The stage A fingerprint (``kind`` "holds": its values; "ting": its walk) of the configuration a
-    table's metadata records (None if unreadable)."""
+def _recorded_fingerprint(metadata: dict[str, Any], fingerprint: Callable[[GameConfig], str]) -> str | None:
+    """``fingerprint`` (for example :meth:`GameConfig.holds_fingerprint`) of the configuration a table's
+    metadata records (None if unreadable)."""
     try:
         config = config_from_dict(tomllib.loads(metadata["config"]))
     except (KeyError, TypeError, tomllib.TOMLDecodeError, ConfigError):
         return None
-    return config.holds_fingerprint() if kind == "holds" else config.ting_fingerprint()
+    return fingerprint(config)
 
 
 @contextmanager
