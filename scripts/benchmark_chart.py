@@ -1,6 +1,7 @@
 """Time the strategy chart's two lists on a solve's tables, and say what their words can reach.
 
-Usage: python scripts/benchmark_chart.py --tables DIR [--config FILE] [--stage deal|draw] [--json]
+Usage: python scripts/benchmark_chart.py --tables DIR [--config FILE] [--stage deal|draw] [--words shapes|patterns]
+       [--json]
 
 For each stage: the time to read every situation's records (``stage_lines``)
 and to build the list (``build_stage_chart``, which reads them again), peak
@@ -25,10 +26,10 @@ from solver.products.chart import _per_hand, build_stage_chart
 from solver.products.chart_lines import stage_lines
 
 
-def measure(stage: str, config, tables: Path) -> dict:
+def measure(stage: str, config, tables: Path, words: str) -> dict:
     """One stage's timings, loss and floor."""
     start = time.perf_counter()
-    lines = stage_lines(stage, config, tables)
+    lines = stage_lines(stage, config, tables, words)
     read = time.perf_counter() - start
     best = np.full(len(lines.weights), -np.inf)
     np.maximum.at(best, lines.situation, np.nanmax(lines.values, axis=1))
@@ -36,7 +37,7 @@ def measure(stage: str, config, tables: Path) -> dict:
     situations, records = len(lines.weights), len(lines.situation)
     del lines
     start = time.perf_counter()
-    chart = build_stage_chart(stage, config, tables)
+    chart = build_stage_chart(stage, config, tables, words=words)
     return {"stage": stage, "situations": situations, "records": records, "read_seconds": round(read, 1),
             "chart_seconds": round(time.perf_counter() - start, 1), "lines": len(chart.rules),
             "loss": chart.loss, "floor": floor,
@@ -48,11 +49,12 @@ def main() -> None:
     parser.add_argument("--tables", required=True, type=Path)
     parser.add_argument("--config", help="game configuration (TOML); default: the real game")
     parser.add_argument("--stage", choices=("deal", "draw"), action="append")
+    parser.add_argument("--words", choices=("shapes", "patterns"), default="shapes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     config = load_config(args.config)
     for stage in args.stage or ("deal", "draw"):
-        row = measure(stage, config, args.tables)
+        row = measure(stage, config, args.tables, args.words)
         print(json.dumps(row) if args.json else
               f"{stage}: {row['situations']:,} situations, {row['records']:,} records read in {row['read_seconds']} s; "
               f"list of {row['lines']} lines in {row['chart_seconds']} s; loss {row['loss']:.6f} per hand "

@@ -440,9 +440,10 @@ def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_chart(args: argparse.Namespace) -> None:
     """Derive a strategy chart a person can learn from a solve's tables, price it exactly, draw it.
 
-    The deal and the draw each get a ranked list of hold patterns (in
-    card-pattern words, with an example hand each and the share of hands it
-    covers) with their bets and the claim and fold lines, refined by a local
+    The deal and the draw each get a ranked list of holds (named by their
+    rank shapes, or with --words patterns in card-pattern words: a shorter
+    list that loses more; with an example hand each and the share of hands
+    it covers) with their bets and the claim and fold lines, refined by a local
     search on the chart's exact EV; the hands where it loses most; the ting
     decision by number of outs. Printed as Markdown (or --json); with --out
     DIR also written there in each --format: md (chart.md, chart.json),
@@ -461,11 +462,12 @@ def cmd_chart(args: argparse.Namespace) -> None:
     quiet = args.json or args.quiet
     if args.out:
         usable_directory(Path(args.out))
-        chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet)
+        chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet,
+                                      args.words)
         if not args.json:
             print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
     else:
-        chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet)
+        chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet, words=args.words)
     print(json.dumps(chart.to_json()) if args.json else chart_markdown(chart), end="\n" if args.json else "")
 
 
@@ -474,6 +476,10 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="also write the chart, pictures and report into DIR")
     parser.add_argument("--format", default="png,svg,html,md", metavar="LIST",
                         help="what --out writes, comma-separated: png, svg, html, md (default: all)")
+    parser.add_argument("--words", choices=("shapes", "patterns"), default="shapes",
+                        help="how lines name holds: rank shapes such as 2234 + 3 (default; near optimal play) "
+                             "or card-pattern words such as 'pair + suited open connector' (a shorter list "
+                             "that loses more)")
     parser.add_argument("--exact", action="store_true",
                         help="also price the whole chart exactly: a solve that follows it (as long as the "
                              "main solve; kept beside the tables and reused)")

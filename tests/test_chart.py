@@ -19,7 +19,7 @@ from solver.game.combinatorics import remove_cards
 from solver.game.config import GameConfig
 from solver.game.symmetry import apply, relabellings
 from solver.products.chart import StageChart, build_chart, ting_outs_table, ting_thresholds
-from solver.products.patterns import PSEUDO, ChartRules, dead_touching, hold_pattern
+from solver.products.patterns import PSEUDO, ChartRules, dead_touching, hold_pattern, hold_words, shape_pattern
 from solver.tables.files import options_from_row
 from solver.tables.reader import draw_rows
 from tests.conftest import TWO_SUITS_TOML
@@ -53,9 +53,62 @@ def test_hold_patterns(cards: str, pattern: str) -> None:
         assert hold_pattern(apply(mapping, held), geometry) == pattern
 
 
+@pytest.mark.parametrize("cards, shape", [
+    ("2234m", "2234"), ("6788p", "2234"),  # read downwards as well
+    ("4456m", "3345"), ("5567s", "3345"),  # two or more from both ends: written from 3
+    ("1123m", "1123"), ("2m 3p", "2 + 3"), ("123m 9p", "123 + 1"),
+    ("5m 5p 5s J", "3 + 3 + 3 + J"), ("19m 5p J", "19 + 3 + J"),
+    ("37m 2p 8s", "37 + 2 + 2"), ("38m 1p 1s", "27 + 1 + 1"),  # 38 read downwards is 72: nearer end first
+])
+def test_shapes(cards: str, shape: str) -> None:
+    geometry = GameConfig().geometry
+    assert shape_pattern(parse_cards(cards, geometry), geometry) == shape
+
+
+def _legal_holds(geometry):
+    for hold in combinations_with_replacement(range(geometry.n_types), 4):
+        limit = {c: geometry.jokers_in_play if c == geometry.joker else geometry.copies_in_play for c in set(hold)}
+        if all(hold.count(c) <= limit[c] for c in set(hold)):
+            yield hold
+
+
+def test_shapes_keep_distances_to_the_ends_and_nothing_else() -> None:
+    """Reversing the ranks of one suit keeps every hold's shape; moving one suit's cards a rank up keeps
+    it exactly when that does not change how near an end (at one, next to one, or further) the suit's
+    lowest and highest cards are (or, for a group that reads alike downwards, only swaps the two); so a
+    shape means what the chart says it means, on all 31,032 holds of the real deck."""
+    geometry = GameConfig().geometry
+    n = geometry.ranks
+
+    def end_classes(ranks: list[int]) -> tuple[int, int]:
+        return min(min(ranks) - 1, 2), min(n - max(ranks), 2)
+
+    holds = 0
+    for hold in _legal_holds(geometry):
+        holds += 1
+        shape = shape_pattern(hold, geometry)
+        for suit in {geometry.suit_of(c) for c in hold if c != geometry.joker}:
+            ranks = [geometry.rank_of(c) for c in hold if c != geometry.joker and geometry.suit_of(c) == suit]
+            others = [c for c in hold if c == geometry.joker or geometry.suit_of(c) != suit]
+            reversed_ = tuple(sorted(others + [suit * n + (n - r) for r in ranks]))
+            assert shape_pattern(reversed_, geometry) == shape, hold
+            if max(ranks) < n:
+                moved = tuple(sorted(others + [suit * n + r for r in ranks]))  # each card a rank up
+                before, after = end_classes(ranks), end_classes([r + 1 for r in ranks])
+                mirror = sorted(min(ranks) + max(ranks) - r for r in ranks) == sorted(ranks)  # e.g. 3445
+                same = after == before or (mirror and after == before[::-1])
+                assert (shape_pattern(moved, geometry) == shape) == same, (hold, moved)
+    assert holds == 31032
+
+
 @pytest.fixture(scope="module")
-def chart(two_suit_tables: Path):
-    return build_chart(TWO_SUITS, two_suit_tables)
+def charts(two_suit_tables: Path) -> dict:
+    return {words: build_chart(TWO_SUITS, two_suit_tables, words=words) for words in ("shapes", "patterns")}
+
+
+@pytest.fixture(scope="module")
+def chart(charts: dict):
+    return charts["shapes"]
 
 
 def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | None = None) -> float:
@@ -80,7 +133,8 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
                     thrown = parse_cards(d, geometry)
                     kept = remove_cards(hand, thrown)
                     touching = dead_touching(kept, dead + thrown, geometry)
-                    if (a in ("discard", "bet") and b == rule.bet and hold_pattern(kept, geometry) == rule.entry
+                    named = hold_words(kept, geometry, stage.words)
+                    if (a in ("discard", "bet") and b == rule.bet and named == rule.entry
                             and (rule.max_touching is None or touching <= rule.max_touching)):
                         allowed.append(((touching, sum(abs(2 * geometry.rank_of(c) - geometry.ranks - 1)
                                                        for c in kept if c != geometry.joker)), e))
@@ -95,13 +149,16 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
 
 
 @pytest.mark.slow  # the chart fixture builds a chart: about a minute
+@pytest.mark.parametrize("words", ["shapes", "patterns"])
 @pytest.mark.parametrize("stage", ["deal", "draw"])
-def test_chart_is_priced_exactly_and_never_beats_optimal(chart, stage: str, two_suit_tables: Path) -> None:
+def test_chart_is_priced_exactly_and_never_beats_optimal(charts, stage: str, words: str, two_suit_tables: Path
+                                                         ) -> None:
     """Each stage's loss, recomputed independently from the tables, agrees to 1e-12 and is not negative;
     the rules' shares add up to every hand; the chart's EV is the optimal EV less the loss."""
     from solver.staged.run import load_summary
 
-    part = getattr(chart, stage)
+    part = getattr(charts[words], stage)
+    assert part.words == words
     assert part.loss == pytest.approx(_replay(part, TWO_SUITS, two_suit_tables), abs=1e-12)
     assert part.loss >= 0 and part.chart_ev <= part.optimal_ev
     assert part.optimal_ev == pytest.approx(float(load_summary(two_suit_tables, TWO_SUITS).ev_exact), abs=1e-12)
@@ -193,7 +250,7 @@ def test_pruned_lines_each_earn_their_place() -> None:
         order, bets = _search(values, weights, list(rng.permutation(n_entries)), np.zeros(n_entries, dtype=int),
                               pseudo)
         min_gain = 15.0
-        pruned, order, bets = _prune(values, weights, order, bets, pseudo, limited, min_gain)
+        pruned, order, bets = _prune(values.copy(), weights, order, bets, pseudo, limited, min_gain)  # in place
         gone = np.isnan(pruned[:, :, 0]) & ~np.isnan(values[:, :, 0])
         assert not gone[:, ~limited].any()
         dropped += int(gone.any(axis=0).sum())
@@ -255,20 +312,18 @@ def test_ting_outs_table_follows_the_thresholds(config: GameConfig) -> None:
         assert ties > 0 and by_fa[1] == "fold"
 
 
-def test_patterns_read_alike_under_every_relabelling() -> None:
-    """Every four-card hold of the real deck (31,032 multisets) has the same words as each of its 11
+@pytest.mark.parametrize("words", ["shapes", "patterns"])
+def test_patterns_read_alike_under_every_relabelling(words: str) -> None:
+    """Every four-card hold of the real deck (31,032 multisets) has the same name as each of its 11
     relabellings (suits permuted, ranks reversed), so a chart means the same for a hand and its
     canonical form."""
     geometry = GameConfig().geometry
     mappings = relabellings(geometry)
     holds = 0
-    for hold in combinations_with_replacement(range(geometry.n_types), 4):
-        limit = {c: geometry.jokers_in_play if c == geometry.joker else geometry.copies_in_play for c in set(hold)}
-        if any(hold.count(c) > limit[c] for c in set(hold)):
-            continue
+    for hold in _legal_holds(geometry):
         holds += 1
-        words = hold_pattern(hold, geometry)
-        assert all(hold_pattern(tuple(sorted(apply(m, hold))), geometry) == words for m in mappings), hold
+        name = hold_words(hold, geometry, words)
+        assert all(hold_words(tuple(sorted(apply(m, hold))), geometry, words) == name for m in mappings), hold
     assert holds == 31032
 
 
@@ -298,14 +353,14 @@ def test_whole_chart_is_priced_exactly(chart, two_suit_tables: Path) -> None:
 
     optimal = load_summary(two_suit_tables, TWO_SUITS)
     rules = chart.rules()
-    deal_only = chart_exact(TWO_SUITS, two_suit_tables, ChartRules(rules.deal, ()), n_jobs=2)
+    deal_only = chart_exact(TWO_SUITS, two_suit_tables, ChartRules(rules.deal, (), rules.words), n_jobs=2)
     assert float(optimal.ev_exact - deal_only.ev_exact) == pytest.approx(chart.deal.loss, abs=1e-12)
     assert deal_only.ev == pytest.approx(optimal.ev - chart.deal.loss, abs=1e-12)  # chart deal, optimal after
-    draw_only = chart_exact(TWO_SUITS, two_suit_tables, ChartRules((), rules.draw), n_jobs=2)
+    draw_only = chart_exact(TWO_SUITS, two_suit_tables, ChartRules((), rules.draw, rules.words), n_jobs=2)
     assert float(optimal.ev_exact - draw_only.ev_exact) == pytest.approx(chart.draw.loss, abs=1e-12)
     # after optimal deal play every post-draw state is one the draw list was made from, so all are covered
-    assert uncovered_share(TWO_SUITS, draw_only.directory, ChartRules((), rules.draw)) == 0
-    assert 0 < uncovered_share(TWO_SUITS, draw_only.directory, ChartRules((), rules.draw[:1])) < 1
+    assert uncovered_share(TWO_SUITS, draw_only.directory, ChartRules((), rules.draw, rules.words)) == 0
+    assert 0 < uncovered_share(TWO_SUITS, draw_only.directory, ChartRules((), rules.draw[:1], rules.words)) < 1
     whole = build_chart(TWO_SUITS, two_suit_tables, exact=True, n_jobs=2).exact
     assert whole is not None
     assert Fraction(whole["ev_exact"]) <= optimal.ev_exact
@@ -325,7 +380,7 @@ def test_chart_restriction_needs_its_rules() -> None:
         Objective(restriction="chart")
 
 
-def _plain_records(stage: str, row: dict, geometry) -> dict[str, tuple[int, list[float]]]:
+def _plain_records(stage: str, row: dict, geometry, words: str) -> dict[str, tuple[int, list[float]]]:
     """A table row's records with plain Python, option by option: per entry, the fewest dead cards
     touching its holds and, per bet size, the mean EV of its holds with that few touching and the
     smallest summed distance of the kept suited cards from the middle rank."""
@@ -339,7 +394,7 @@ def _plain_records(stage: str, row: dict, geometry) -> dict[str, tuple[int, list
         thrown = parse_cards(discard, geometry)
         kept = remove_cards(hand, thrown)
         spread = sum(abs(2 * geometry.rank_of(c) - geometry.ranks - 1) for c in kept if c != geometry.joker)
-        found.setdefault(hold_pattern(kept, geometry), []).append(
+        found.setdefault(hold_words(kept, geometry, words), []).append(
             ((dead_touching(kept, dead + thrown, geometry), spread), bet, ev))
     out = {}
     for entry, options in found.items():
@@ -350,20 +405,21 @@ def _plain_records(stage: str, row: dict, geometry) -> dict[str, tuple[int, list
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("words", ["shapes", "patterns"])
 @pytest.mark.parametrize("stage", ["deal", "draw"])
-def test_stage_lines_match_plain_python(stage: str, two_suit_tables: Path) -> None:
+def test_stage_lines_match_plain_python(stage: str, words: str, two_suit_tables: Path) -> None:
     """The records built for all situations at once (pattern and touching tables, compiled hold lists,
     a sort) equal those computed option by option with plain Python, for every situation."""
     from solver.products.chart_lines import stage_lines
 
     geometry = TWO_SUITS.geometry
-    lines = stage_lines(stage, TWO_SUITS, two_suit_tables)
+    lines = stage_lines(stage, TWO_SUITS, two_suit_tables, words)
     rows = pq.read_table(two_suit_tables / "deals.parquet").to_pylist() if stage == "deal" else draw_rows(
         two_suit_tables, TWO_SUITS)
     assert len(rows) == len(lines.weights)
     starts = np.r_[lines.starts, len(lines.situation)]
     for i, row in enumerate(rows):
-        plain = _plain_records(stage, row, geometry)
+        plain = _plain_records(stage, row, geometry, words)
         records = range(starts[i], starts[i + 1])
         assert sorted(lines.entries[lines.entry[r]] for r in records) == sorted(plain)
         for r in records:
@@ -391,7 +447,7 @@ def test_draw_choices_match_the_rules_one_state_at_a_time(chart, two_suit_tables
     lines = chart.rules().draw
     rng = np.random.default_rng(0)
     for draw in (lines, lines[: len(lines) // 3], tuple(lines[i] for i in rng.permutation(len(lines)))[:20]):
-        rules = ChartRules((), draw)
+        rules = ChartRules((), draw, chart.deal.words)
         state, option = rules.draw_choices(held.holds, held.thrown, deads, held.n_holds, held.level,
                                            TWO_SUITS.fa_hu_bets, geometry)
         played: dict[int, list[int]] = {}

@@ -2,8 +2,11 @@
 
 Everything is derived by code from a main-game solve's tables:
 
-- A **hold pattern** names the kept cards in card-pattern words that do not
-  depend on suits' names or the direction of the ranks (``hold_pattern``).
+- A **hold pattern** names the kept cards in a way that does not depend on
+  suits' names or the direction of the ranks: by their rank shapes, one
+  group of digits per suit (``shape_pattern``: ``2234 + 3``, the default), or
+  in card-pattern words (``hold_pattern``: ``pair + suited open connector``),
+  which make a far shorter list that loses more (``docs/performance.md``).
 - **The deal and the draw** each get a ranked list: "take the first line
   your cards allow". A line is a hold pattern with its bet (double down or
   not; F), possibly limited to holds with few dead cards touching them
@@ -91,6 +94,8 @@ class StageChart:
     """Whole-game EV per hand dealt under optimal play."""
     loss: float
     exceptions: list[dict[str, Any]]
+    words: str = "patterns"
+    """How the lines name holds (:data:`solver.products.patterns.WORDINGS`)."""
 
     @property
     def chart_ev(self) -> float:
@@ -99,8 +104,9 @@ class StageChart:
 
     def to_json(self) -> dict[str, Any]:
         """This stage's chart as plain data for ``--json``."""
-        return {"stage": self.stage, "rules": [r.__dict__ for r in self.rules], "optimal_ev": self.optimal_ev,
-                "chart_ev": self.chart_ev, "loss": self.loss, "exceptions": self.exceptions}
+        return {"stage": self.stage, "words": self.words, "rules": [r.__dict__ for r in self.rules],
+                "optimal_ev": self.optimal_ev, "chart_ev": self.chart_ev, "loss": self.loss,
+                "exceptions": self.exceptions}
 
 
 @dataclass(frozen=True)
@@ -122,11 +128,11 @@ class Chart:
     def rules(self) -> ChartRules:
         """The deal and draw lists in the form the solve follows (for the chart's exact EV)."""
         return ChartRules(tuple((r.entry, r.bet, r.max_touching) for r in self.deal.rules),
-                          tuple((r.entry, r.bet, r.max_touching) for r in self.draw.rules))
+                          tuple((r.entry, r.bet, r.max_touching) for r in self.draw.rules), self.deal.words)
 
     def to_json(self) -> dict[str, Any]:
         """The chart as plain data for ``--json``."""
-        return {"deal": self.deal.to_json(), "draw": self.draw.to_json(),
+        return {"words": self.deal.words, "deal": self.deal.to_json(), "draw": self.draw.to_json(),
                 "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact}
 
 
@@ -174,7 +180,7 @@ def _key_order(key: Key) -> tuple[str, int]:
     return key[0], len(TOUCHING_LIMITS) if key[1] is None else key[1]
 
 
-def _situation(stage: str, row: dict[str, Any], config: GameConfig) -> _Situation:
+def _situation(stage: str, row: dict[str, Any], config: GameConfig, words: str) -> _Situation:
     """A table row (with its option lists) as the chart's text names it, one option at a time."""
     geometry = config.geometry
     hand = parse_cards(row["hand"], geometry)
@@ -182,7 +188,7 @@ def _situation(stage: str, row: dict[str, Any], config: GameConfig) -> _Situatio
     fewest: dict[Key, tuple[tuple[int, int], set[str]]] = {}
     options = options_from_row(row, geometry)
     for option in options:
-        entry = option_entry(option, hand, geometry)
+        entry = option_entry(option, hand, geometry, words)
         if entry in PSEUDO:
             continue
         kept = remove_cards(hand, option.discard)
@@ -199,7 +205,8 @@ def _situation(stage: str, row: dict[str, Any], config: GameConfig) -> _Situatio
     label = row["hand"] if stage == "deal" else (
         f"{row['hand']} (dead {row['dead']}{', doubled down' if row['double_down'] else ''})")
     best = options[row["best"]]
-    best_label = _describe(stage, option_entry(best, hand, geometry), best.bet, format_cards(best.discard, geometry))
+    best_label = _describe(stage, option_entry(best, hand, geometry, words), best.bet,
+                           format_cards(best.discard, geometry))
     return _Situation(label, best_label, {k: " or ".join(sorted(t)) for k, (_, t) in fewest.items()})
 
 
@@ -247,8 +254,11 @@ def _records_of(lines: StageLines, situations: np.ndarray) -> tuple[np.ndarray, 
 
 
 def _dense(lines: StageLines, situations: np.ndarray, keys: _Keys) -> np.ndarray:
-    """values[s, key, bet] of some situations (NaN where the key is not available) for the search."""
-    values = np.full((len(situations), len(keys.keys) + 1, len(lines.bet_sizes)), np.nan)
+    """values[s, key, bet] of some situations (NaN where the key is not available) for the search.
+
+    Single precision: a chart in rank shapes has thousands of keys, and the search only compares
+    totals (accumulated in double precision); the chart is priced from the double-precision records."""
+    values = np.full((len(situations), len(keys.keys) + 1, len(lines.bet_sizes)), np.nan, np.float32)
     place, records = _records_of(lines, situations)
     columns = keys.record_keys(lines, records)
     for slot in range(len(LIMITS)):
@@ -279,9 +289,11 @@ def _first_entries(present: np.ndarray, order: list[int]) -> tuple[np.ndarray, n
     n_entries = present.shape[1]
     rank = np.full(n_entries, n_entries + 1)
     rank[order] = np.arange(len(order))
-    ranked = np.where(present, rank[None, :], n_entries + 1)
-    first = ranked.argmin(axis=1)
-    return first, ranked[np.arange(len(first)), first]
+    first = np.empty(len(present), np.int64)
+    for block in range(0, len(present), _FirstTwo.BLOCK):  # a block of rows at a time, to bound memory
+        rows = slice(block, block + _FirstTwo.BLOCK)
+        first[rows] = np.where(present[rows], rank[None, :], n_entries + 1).argmin(axis=1)
+    return first, np.where(present[np.arange(len(first)), first], rank[first], n_entries + 1)
 
 
 def _played(values: np.ndarray, order: list[int], bets: np.ndarray,
@@ -295,11 +307,16 @@ def _played(values: np.ndarray, order: list[int], bets: np.ndarray,
 class _FirstTwo:
     """Each situation's first two available entries in a ranked list (``len(present[0])`` where it has
     fewer), kept up to date as entries move or go: moving or dropping entry e changes them only for
-    the situations that have e, since the others' entries keep their order."""
+    the situations that have e, since the others' entries keep their order. ``holders[e]``: the
+    situations that have entry e, in order (a few of many: a situation has a few of a chart's
+    thousands of entries in rank shapes, so work per entry is over its holders only)."""
 
     def __init__(self, present: np.ndarray, order: list[int]) -> None:
         self.present = present
         self.none = present.shape[1]
+        rows, columns = np.nonzero(present)
+        by_entry = np.argsort(columns, kind="stable")
+        self.holders = np.split(rows[by_entry], np.cumsum(np.bincount(columns, minlength=self.none))[:-1])
         self.place = np.full(self.none + 1, self.none)
         self.place[order] = np.arange(len(order))
         self.first = np.full(len(present), self.none)
@@ -307,7 +324,14 @@ class _FirstTwo:
         self.update(np.arange(len(present)))
 
     def update(self, rows: np.ndarray) -> None:
-        """Find the first two again for ``rows``."""
+        """Find the first two again for ``rows`` (a block at a time: a chart in rank shapes has thousands
+        of entries)."""
+        for block in range(0, len(rows), self.BLOCK):
+            self._update(rows[block:block + self.BLOCK])
+
+    BLOCK = 1 << 14
+
+    def _update(self, rows: np.ndarray) -> None:
         ranked = np.where(self.present[rows], self.place[None, :self.none], self.none)
         ranked = np.concatenate([ranked, np.full((len(rows), 2), self.none)], axis=1)
         two = np.argpartition(ranked, 1, axis=1)[:, :2]
@@ -320,7 +344,7 @@ class _FirstTwo:
     def reorder(self, order: list[int], moved: int) -> None:
         """The list is now ``order``, in which only ``moved`` changed place."""
         self.place[order] = np.arange(len(order))
-        self.update(np.flatnonzero(self.present[:, moved]))
+        self.update(self.holders[moved])
 
 
 def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray,
@@ -340,11 +364,11 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
     while True:
         improved = False
         for e in list(order):
-            here = order.index(e)
+            here = int(two.place[e])
             # with e taken out: each situation's first available entry, and its place in the list without e
-            base = np.where(two.first == e, two.second, two.first)
-            movable = np.flatnonzero(present[:, e] & (base < n_entries))
-            base = base[movable]
+            rows = two.holders[e]
+            base = np.where(two.first[rows] == e, two.second[rows], two.first[rows])
+            movable, base = rows[base < n_entries], base[base < n_entries]
             fallback = two.place[base]
             q = np.where(fallback > here, fallback - 1, fallback)
             delta = weights[movable] * (values[movable, e, bets[e]] - values[movable, base, bets[base]])
@@ -359,7 +383,8 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
         for e in order:
             if pseudo[e]:
                 continue
-            applied = two.first == e
+            rows = two.holders[e]
+            applied = rows[two.first[rows] == e]
             totals = np.nansum(weights[applied, None] * values[applied, e, :], axis=0)
             best_bet = int(np.argmax(totals))
             if totals[best_bet] > totals[bets[e]] + 1e-12 * max(1.0, abs(totals[bets[e]])):
@@ -372,25 +397,23 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
 def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray, pseudo: np.ndarray,
            limited: np.ndarray, min_gain: float) -> tuple[np.ndarray, list[int], np.ndarray]:
     """Drop limited lines worth less than ``min_gain`` (in weighted total) and search again, until every
-    limited line left earns its place. Returns the values with dropped lines' columns made NaN (no
-    hand can take them), the order and the bets."""
-    values = values.copy()
+    limited line left earns its place. Returns ``values`` with dropped lines' columns made NaN in place
+    (no hand can take them), the order and the bets."""
     n_entries = values.shape[1]
     while True:
         two = _FirstTwo(~np.isnan(values[:, :, 0]), order)
-        picks = two.first.copy()
+        used = np.bincount(two.first, weights, n_entries + 1)[:n_entries]
         dropped = False
         # the least used first: dropping one changes what the others are worth
-        for e in sorted({int(p) for p in picks if p < n_entries and limited[p]},
-                        key=lambda e: weights[picks == e].sum()):
-            taken = np.flatnonzero(two.first == e)
+        for e in sorted(np.flatnonzero((used > 0) & limited).tolist(), key=lambda e: used[e]):
+            taken = two.holders[e][two.first[two.holders[e]] == e]
             after = two.second[taken]
             if (after == n_entries).any():  # hands that would be left without a line
                 continue
             if weights[taken] @ (values[taken, e, bets[e]] - values[taken, after, bets[after]]) < min_gain:
                 values[:, e] = np.nan
-                had = np.flatnonzero(two.present[:, e])
-                two.present[:, e] = False
+                had, two.holders[e] = two.holders[e], two.holders[e][:0]
+                two.present[had, e] = False
                 two.update(had)
                 dropped = True
         if not dropped:
@@ -398,7 +421,8 @@ def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.n
         order, bets = _search(values, weights, order, bets, pseudo)
 
 
-def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, exceptions: int = 10) -> StageChart:
+def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, exceptions: int = 10,
+                      words: str = "shapes") -> StageChart:
     """Derive the ranked list of one decision from a main-game solve, refine it, and price it exactly.
 
     The first ranking puts each line by the weighted mean EV of the hands
@@ -414,7 +438,7 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     """
     directory = Path(tables)
     check_tables(directory, config, Objective())
-    lines = stage_lines(stage, config, directory)
+    lines = stage_lines(stage, config, directory, words)
     n = len(lines.weights)
     if n > SEARCH_SITUATIONS:
         rng = np.random.default_rng(0)
@@ -435,7 +459,7 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     examples = [int(np.argmax(np.where(picks == e, lines.weights, -1.0))) for e in used]
     worst = [int(i) for i in np.argsort(-lines.weights * losses, kind="stable")[:exceptions] if losses[i] > 1e-12]
     shown = sorted(set(examples + worst))
-    text = dict(zip(shown, (_situation(stage, row, config) for row in situation_rows(stage, config, directory,
+    text = dict(zip(shown, (_situation(stage, row, config, words) for row in situation_rows(stage, config, directory,
                                                                                        np.array(shown, np.int64)))))
     sizes = lines.bet_sizes
     rules = []
@@ -452,7 +476,7 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
                                 text[i].discards.get(keys.keys[picks[i]], "")),
              "optimal": text[i].best_label} for i in worst]
     optimal_ev = load_summary(directory, config).ev
-    return StageChart(stage, rules, optimal_ev, float(lines.weights @ losses) / per_hand, rows)
+    return StageChart(stage, rules, optimal_ev, float(lines.weights @ losses) / per_hand, rows, words)
 
 
 def _per_hand(stage: str, config: GameConfig) -> int:
@@ -469,14 +493,15 @@ def _ranked(values: np.ndarray, weights: np.ndarray, keys: list[Key], best_ev: n
     pseudo = np.array([k[0] in PSEUDO for k in keys])
     limited = np.array([k[1] is not None for k in keys])
     # Start from optimal play: each situation's best line and bet.
-    flat = np.nanargmax(values.reshape(n_situations, -1), axis=1)
+    flat = np.concatenate([np.nanargmax(values[i:i + _FirstTwo.BLOCK].reshape(-1, n_keys * n_sizes), axis=1)
+                           for i in range(0, n_situations, _FirstTwo.BLOCK)])
     best_key, best_bet = flat // n_sizes, flat % n_sizes
     score = np.bincount(best_key, weights * best_ev, n_keys)
     mass = np.bincount(best_key, weights, n_keys)
     bet_mass = np.zeros((n_keys, n_sizes))
     np.add.at(bet_mass, (best_key, best_bet), weights)
-    mean_present = np.nansum(weights[:, None] * values[:, :, 0], axis=0) / np.maximum(
-        (weights[:, None] * ~np.isnan(values[:, :, 0])).sum(axis=0), 1e-300)
+    present = ~np.isnan(values[:, :, 0])
+    mean_present = (weights @ np.where(present, values[:, :, 0], 0)) / np.maximum(weights @ present, 1e-300)
     order = sorted(range(n_keys), key=lambda e: (mass[e] == 0, -(score[e] / mass[e]) if mass[e] > 0
                                                  else -mean_present[e], _key_order(keys[e])))
     bets = bet_mass.argmax(axis=1)
@@ -484,15 +509,16 @@ def _ranked(values: np.ndarray, weights: np.ndarray, keys: list[Key], best_ev: n
     chosen: tuple[np.ndarray, list[int], np.ndarray] | None = None
     best_total = 0.0
     starts = [order] + [list(np.random.default_rng(seed).permutation(n_keys)) for seed in range(restarts)]
-    for start in starts:
-        found = _search(values, weights, [int(e) for e in start], bets.copy(), pseudo)
-        kept, found_order, found_bets = _prune(values, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand)
+    for i, start in enumerate(starts):
+        work = values if i == len(starts) - 1 else values.copy()  # pruning drops lines in place
+        found = _search(work, weights, [int(e) for e in start], bets.copy(), pseudo)
+        kept, found_order, found_bets = _prune(work, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand)
         total = float(weights @ _played(kept, found_order, found_bets)[1])
         if chosen is None or total > best_total + 1e-12 * max(1.0, abs(best_total)):
-            best_total, chosen = total, (kept, found_order, found_bets)
+            best_total, chosen = total, (~np.isnan(kept[:, :, 0]).all(axis=0), found_order, found_bets)
     assert chosen is not None
-    kept, order, bets = chosen
-    return order, bets, ~np.isnan(kept[:, :, 0]).all(axis=0)
+    active, order, bets = chosen
+    return order, bets, active
 
 
 def ting_thresholds(config: GameConfig) -> list[dict[str, Any]]:
@@ -551,14 +577,17 @@ def ting_outs_table(config: GameConfig, max_outs: int = 30) -> list[dict[str, An
 
 
 def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, exact: bool = False,
-                n_jobs: int = -1, quiet: bool = True) -> Chart:
+                n_jobs: int = -1, quiet: bool = True, words: str = "shapes") -> Chart:
     """The whole human strategy from a main-game solve: deal and draw charts, the ting decision by outs.
 
-    With ``exact`` the whole chart is also priced exactly (``chart_exact``: a solve of its own).
+    ``words``: how the lines name holds (:data:`solver.products.patterns.WORDINGS`): rank ``shapes``
+    (the chart near optimal play) or card-``patterns`` words (a short chart, easier to learn, that
+    loses more). With ``exact`` the whole chart is also priced exactly (``chart_exact``: a solve of
+    its own).
     """
     load_summary(tables, config)  # the tables exist, are whole and were made for this configuration
-    chart = Chart(build_stage_chart("deal", config, tables, exceptions),
-                  build_stage_chart("draw", config, tables, exceptions),
+    chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),
+                  build_stage_chart("draw", config, tables, exceptions, words),
                   ting_thresholds(config), ting_outs_table(config))
     if not exact:
         return chart
@@ -677,6 +706,15 @@ def chart_document(chart: Chart) -> list[Block]:
         blocks.append(Paragraph(
             f"Each list's loss below is exact for that decision alone; together they cost about "
             f"{chart.deal.loss + chart.draw.loss:.6f} per hand (`--exact` solves the whole chart exactly)."))
+    if chart.deal.words == "shapes":
+        blocks.append(Paragraph(
+            "**Shapes.** A line names the cards to keep by their ranks, one group of digits per suit (`+` "
+            "between suits, `J` for a joker), written as low as they can go while keeping how near the ends "
+            "the group's lowest and highest cards are: at an end, next to one, or further. So `1` is an end "
+            "rank (the lowest or the highest), `2` a rank next to an end, a lone `3` any rank two or more from "
+            "both ends, `345` any run as far from the ends (with nine ranks, 3-4-5 to 5-6-7), `37` a 3 and a "
+            "7 of one suit; and each group may be read downwards as well (with nine ranks `2234` is also "
+            "6-7-8-8). The suits themselves do not matter."))
     blocks.append(Paragraph(
         "**Dead cards touching.** The cards you have thrown, counting the two a line throws, are dead. A dead "
         "card *touches* the cards you keep when it is a copy of one of them, or of the same suit one rank "

@@ -72,9 +72,10 @@ def bet_sizes(stage: str, config: GameConfig) -> tuple[float, ...]:
     return (0.0, config.double_down) if stage == "deal" else tuple(config.fa_hu_bets)
 
 
-def stage_lines(stage: str, config: GameConfig, directory: Path) -> StageLines:
-    """Every situation's records at the ``deal`` or the ``draw``, from a main-game solve's tables."""
-    table = pattern_table(config.geometry)
+def stage_lines(stage: str, config: GameConfig, directory: Path, words: str = "patterns") -> StageLines:
+    """Every situation's records at the ``deal`` or the ``draw``, from a main-game solve's tables, with
+    holds named in ``words`` (:data:`solver.products.patterns.WORDINGS`)."""
+    table = pattern_table(config.geometry, words)
     if stage == "deal":
         weights, best_ev, parts = _deal_options(config, directory, table)
     else:
@@ -192,7 +193,7 @@ def situation_rows(stage: str, config: GameConfig, directory: Path, indices: np.
 def best_hold_values(config: GameConfig, directory: Path) -> np.ndarray:
     """(reached post-draw states, fa-hu bets): the EV of each state's best hold at each F (its DD
     counted as lost), in the draw table's order."""
-    table = pattern_table(config.geometry)
+    table = pattern_table(config.geometry, "patterns")
     draws = read_table(directory / "draws.parquet", columns=["key", "double_down"])
     best = np.full((len(draws), len(config.fa_hu_bets)), -np.inf)
     holds = table.entry_id(CLAIM)  # the hold patterns' ids come before the actions'

@@ -30,19 +30,21 @@ def _write(path: Path, text: str) -> None:
 
 
 def write_report(config: GameConfig, tables: Path | str, out: Path | str, formats: tuple[str, ...] = FORMATS,
-                 exact: bool = False, n_jobs: int = -1, quiet: bool = True) -> tuple[Chart, list[Path]]:
+                 exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = "shapes"
+                 ) -> tuple[Chart, list[Path]]:
     """Build the chart from a main-game solve and write it in ``formats`` into ``out``; returns the files.
 
     ``md`` writes ``chart.md`` and ``chart.json``; ``png`` and ``svg`` the
     pictures; ``html`` one self-contained ``index.html`` (chart, pictures
     inlined as SVG, par sheet) that opens offline. ``exact`` prices the
-    whole chart exactly (:func:`solver.products.chart.chart_exact`).
+    whole chart exactly (:func:`solver.products.chart.chart_exact`); ``words`` names the holds
+    (:func:`solver.products.chart.build_chart`).
     """
     from solver.products.plots import save_figures  # matplotlib is slow to import; only pictures need it
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    chart = build_chart(config, tables, exact=exact, n_jobs=n_jobs, quiet=quiet)
+    chart = build_chart(config, tables, exact=exact, n_jobs=n_jobs, quiet=quiet, words=words)
     pictures = tuple(f for f in ("png", "svg") if f in formats)
     figures, written = save_figures(config, tables, chart, out, pictures) if pictures or "html" in formats else ([], [])
     if "md" in formats:
