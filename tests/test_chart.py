@@ -111,15 +111,18 @@ def chart(charts: dict):
     return charts["shapes"]
 
 
-def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | None = None) -> float:
+def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | None = None,
+            by_line: dict | None = None) -> float:
     """The stage's loss per hand dealt, recomputed row by row from the parquet table with plain Python:
     the first rule whose pattern the hand can keep (with no more dead cards touching than the rule
     allows) or claim / fold where offered is played, at the rule's bet; of the discards it allows, those
     with the fewest dead cards touching, and of those the ones with the smallest summed distance of the
-    kept suited cards from the middle rank, are each taken with equal probability (their mean EV)."""
+    kept suited cards from the middle rank, are each taken with equal probability (their mean EV).
+    ``by_line``, when given, gets each rule's rank -> the loss of the hands it plays, per hand dealt."""
     geometry = config.geometry
     name, weight_column = ("deals.parquet", "weight") if stage.stage == "deal" else ("draws.parquet", "reach")
     loss = Fraction(0)
+    lines: dict[int, Fraction] = {}
     rows = pq.read_table(tables / name).to_pylist() if stage.stage == "deal" else draw_rows(tables, config)
     for row in rows:
         hand = parse_cards(row["hand"], geometry)
@@ -143,8 +146,12 @@ def _replay(stage: StageChart, config: GameConfig, tables: Path, rules: list | N
                 break
         else:
             raise AssertionError(f"no rule applies to {row['hand']}")
-        loss += row[weight_column] * (Fraction(row["best_ev"]) - Fraction(sum(evs)) / len(evs))
+        lost = row[weight_column] * (Fraction(row["best_ev"]) - Fraction(sum(evs)) / len(evs))
+        loss += lost
+        lines[rule.rank] = lines.get(rule.rank, Fraction(0)) + lost
     per_hand = comb(geometry.size, 6) * (1 if stage.stage == "deal" else comb(geometry.size - 6, 2))
+    if by_line is not None:
+        by_line.update({rank: float(x / per_hand) for rank, x in lines.items()})
     return float(loss / per_hand)
 
 
@@ -159,10 +166,13 @@ def test_chart_is_priced_exactly_and_never_beats_optimal(charts, stage: str, wor
 
     part = getattr(charts[words], stage)
     assert part.words == words
-    assert part.loss == pytest.approx(_replay(part, TWO_SUITS, two_suit_tables), abs=1e-12)
+    by_line: dict[int, float] = {}
+    assert part.loss == pytest.approx(_replay(part, TWO_SUITS, two_suit_tables, by_line=by_line), abs=1e-12)
+    assert [r.loss for r in part.rules] == pytest.approx([by_line.get(r.rank, 0.0) for r in part.rules], abs=1e-12)
     assert part.loss >= 0 and part.chart_ev <= part.optimal_ev
     assert part.optimal_ev == pytest.approx(float(load_summary(two_suit_tables, TWO_SUITS).ev_exact), abs=1e-12)
     assert sum(r.coverage for r in part.rules) == pytest.approx(1.0, abs=1e-12)
+    assert sum(r.loss for r in part.rules) == pytest.approx(part.loss, abs=1e-12)
     assert [r.rank for r in part.rules] == list(range(1, len(part.rules) + 1))
     assert all(r.coverage > 0 for r in part.rules)
 

@@ -77,6 +77,9 @@ class Rule:
     coverage: float
     """Share of the stage's hands (by weight) where this line is the one applied."""
     example: str
+    loss: float
+    """Per hand dealt: what the hands where this line applies lose by it against optimal play (exact,
+    every other decision optimal); the lines' losses add up to the list's."""
 
 
 @dataclass(frozen=True)
@@ -455,6 +458,8 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     losses = lines.best_ev - chart_values
     applied_weight = np.bincount(picks, lines.weights, len(keys.keys))
     applied_total = np.bincount(picks, lines.weights * chart_values, len(keys.keys))
+    per_hand = _per_hand(stage, config)
+    applied_loss = np.bincount(picks, lines.weights * losses, len(keys.keys)) / per_hand
     used = [e for e in order if applied_weight[e] > 0]
     examples = [int(np.argmax(np.where(picks == e, lines.weights, -1.0))) for e in used]
     worst = [int(i) for i in np.argsort(-lines.weights * losses, kind="stable")[:exceptions] if losses[i] > 1e-12]
@@ -468,8 +473,7 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
         play = _describe(stage, line_text(entry, limit), sizes[bets[e]], text[example].discards.get(keys.keys[e], ""))
         rules.append(Rule(len(rules) + 1, entry, sizes[bets[e]] if entry not in PSEUDO else 0.0, limit,
                           float(applied_total[e] / applied_weight[e]), float(applied_weight[e] / lines.weights.sum()),
-                          f"{text[example].label}: {play}"))
-    per_hand = _per_hand(stage, config)
+                          f"{text[example].label}: {play}", float(applied_loss[e])))
     rows = [{"hand": text[i].label, "weight": int(lines.weights[i]), "loss": float(losses[i]),
              "weighted_loss": float(lines.weights[i] * losses[i]) / per_hand,
              "chart": _describe(stage, line_text(*keys.keys[picks[i]]), sizes[bets[picks[i]]],
@@ -657,12 +661,12 @@ def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> lis
         return ("yes" if rule.bet else "no") if chart.stage == "deal" else f"F = {rule.bet:g}"
 
     rows = [[str(r.rank), line_text(r.entry, r.max_touching), bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%",
-             r.example]
+             f"{r.loss:.6f}", r.example]
             for r in chart.rules]
     return [
         Heading(2, title, anchor), Paragraph(intro),
         Table(["rank", "take the first line your cards allow", bet_header, "mean EV", "share of hands",
-               "example"], rows, "rllrrl"),
+               "cost per hand", "example"], rows, "rllrrrl"),
         Paragraph(f"Playing this decision by the chart (every other decision optimally) is worth "
                   f"{chart.chart_ev:+.6f} per hand against {chart.optimal_ev:+.6f} for optimal play: "
                   f"a loss of **{chart.loss:.6f}** per hand dealt ({100 * chart.loss:.3f}% of the tian-hu bet)."),
@@ -728,11 +732,13 @@ def chart_document(chart: Chart) -> list[Block]:
     blocks += _stage_blocks(chart.deal, "The deal", "deal",
                             "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
                             "(discarding the other two) and double down where the line says so. The share "
-                            "of hands is the share of all deals where that line is the one applied.")
+                            "of hands is the share of all deals where that line is the one applied; its cost, "
+                            "what those hands lose by it against optimal play, per hand dealt (the costs add "
+                            "up to the list's loss).")
     blocks += _stage_blocks(chart.draw, "The draw", "draw",
                             "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
                             "your six cards contain and bet F as the line says. Shares are of the hands "
-                            "reaching the draw under optimal play.")
+                            "reaching the draw under optimal play; costs as at the deal.")
     n = chart.ting_outs[0]["unseen"]
     by_fa: dict[float, list[dict[str, Any]]] = defaultdict(list)
     for row in chart.ting_outs:
