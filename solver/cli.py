@@ -442,8 +442,8 @@ def cmd_chart(args: argparse.Namespace) -> None:
 
     The deal and the draw each get a ranked list of holds (named by their
     rank shapes, or with --words patterns in card-pattern words: a shorter
-    list that loses more; with an example hand each and the share of hands
-    it covers) with their bets and the claim and fold lines, refined by a local
+    list that loses more; with an example hand each, the share of hands it
+    covers and its exact cost) with their bets and the claim and fold lines, refined by a local
     search on the chart's exact EV; the hands where it loses most; the ting
     decision by number of outs. Printed as Markdown (or --json); with --out
     DIR also written there in each --format: md (chart.md, chart.json),
