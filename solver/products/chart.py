@@ -454,6 +454,7 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     restarts = SEARCH_RESTARTS if n <= SEARCH_SITUATIONS else 0  # on the real deck's draw they found nothing better
     order, bets, active = _ranked(values, weights, keys.keys, lines.best_ev[searched], _per_hand(stage, config),
                                   restarts)
+    del values  # gigabytes on the real deck's draw, and pricing every situation needs room of its own
     picks, chart_values = _apply(lines, keys, order, bets, active)
     losses = lines.best_ev - chart_values
     applied_weight = np.bincount(picks, lines.weights, len(keys.keys))
@@ -504,8 +505,12 @@ def _ranked(values: np.ndarray, weights: np.ndarray, keys: list[Key], best_ev: n
     mass = np.bincount(best_key, weights, n_keys)
     bet_mass = np.zeros((n_keys, n_sizes))
     np.add.at(bet_mass, (best_key, best_bet), weights)
-    present = ~np.isnan(values[:, :, 0])
-    mean_present = (weights @ np.where(present, values[:, :, 0], 0)) / np.maximum(weights @ present, 1e-300)
+    total, mass_present = np.zeros(n_keys), np.zeros(n_keys)
+    for i in range(0, n_situations, _FirstTwo.BLOCK):  # a block of rows at a time, to bound memory
+        first_sizes, block_weights = values[i:i + _FirstTwo.BLOCK, :, 0], weights[i:i + _FirstTwo.BLOCK]
+        total += block_weights @ np.nan_to_num(first_sizes)
+        mass_present += block_weights @ ~np.isnan(first_sizes)
+    mean_present = total / np.maximum(mass_present, 1e-300)
     order = sorted(range(n_keys), key=lambda e: (mass[e] == 0, -(score[e] / mass[e]) if mass[e] > 0
                                                  else -mean_present[e], _key_order(keys[e])))
     bets = bet_mass.argmax(axis=1)
