@@ -24,6 +24,7 @@ import numpy as np
 from solver.game.config import load_config
 from solver.products.chart import _per_hand, build_stage_chart
 from solver.products.chart_lines import stage_lines
+from solver.products.patterns import DEFAULT_WORDS, WORDINGS
 
 
 def measure(stage: str, config, tables: Path, words: str) -> dict:
@@ -49,7 +50,7 @@ def main() -> None:
     parser.add_argument("--tables", required=True, type=Path)
     parser.add_argument("--config", help="game configuration (TOML); default: the real game")
     parser.add_argument("--stage", choices=("deal", "draw"), action="append")
-    parser.add_argument("--words", choices=("shapes", "patterns"), default="shapes")
+    parser.add_argument("--words", choices=tuple(WORDINGS), default=DEFAULT_WORDS)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     config = load_config(args.config)

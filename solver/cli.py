@@ -476,6 +476,7 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="also write the chart, pictures and report into DIR")
     parser.add_argument("--format", default="png,svg,html,md", metavar="LIST",
                         help="what --out writes, comma-separated: png, svg, html, md (default: all)")
+    # patterns.WORDINGS and DEFAULT_WORDS, spelt out so that building the parser loads no numpy
     parser.add_argument("--words", choices=("shapes", "patterns"), default="shapes",
                         help="how lines name holds: rank shapes such as 2234 + 3 (default; near optimal play) "
                              "or card-pattern words such as 'pair + suited open connector' (a shorter list "

@@ -47,6 +47,7 @@ from solver.game.combinatorics import remove_cards
 from solver.game.config import GameConfig
 from solver.products.chart_lines import CHUNK, StageLines, situation_rows, stage_lines
 from solver.products.patterns import (
+    DEFAULT_WORDS,
     PSEUDO,
     TOUCHING_LIMITS,
     ChartRules,
@@ -155,6 +156,10 @@ SEARCH_SITUATIONS = 200_000
 """A stage with more situations than this (the real deck's draw has 4.78 million) has its list searched
 on a weight-proportional sample of this many, drawn with a fixed seed; its price is still exact, over
 every situation."""
+
+ROW_BLOCK = 1 << 14
+"""Situations handled at once where a step makes a (situations x entries) array: a chart in rank shapes
+has thousands of entries, and the real deck's draw list is searched on 200,000 situations."""
 
 LIMITS = (*TOUCHING_LIMITS, None)
 """The limits a line may put on dead cards touching, in the order a key's slot counts them."""
@@ -293,8 +298,8 @@ def _first_entries(present: np.ndarray, order: list[int]) -> tuple[np.ndarray, n
     rank = np.full(n_entries, n_entries + 1)
     rank[order] = np.arange(len(order))
     first = np.empty(len(present), np.int64)
-    for block in range(0, len(present), _FirstTwo.BLOCK):  # a block of rows at a time, to bound memory
-        rows = slice(block, block + _FirstTwo.BLOCK)
+    for block in range(0, len(present), ROW_BLOCK):
+        rows = slice(block, block + ROW_BLOCK)
         first[rows] = np.where(present[rows], rank[None, :], n_entries + 1).argmin(axis=1)
     return first, np.where(present[np.arange(len(first)), first], rank[first], n_entries + 1)
 
@@ -329,10 +334,8 @@ class _FirstTwo:
     def update(self, rows: np.ndarray) -> None:
         """Find the first two again for ``rows`` (a block at a time: a chart in rank shapes has thousands
         of entries)."""
-        for block in range(0, len(rows), self.BLOCK):
-            self._update(rows[block:block + self.BLOCK])
-
-    BLOCK = 1 << 14
+        for block in range(0, len(rows), ROW_BLOCK):
+            self._update(rows[block:block + ROW_BLOCK])
 
     def _update(self, rows: np.ndarray) -> None:
         ranked = np.where(self.present[rows], self.place[None, :self.none], self.none)
@@ -425,7 +428,7 @@ def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.n
 
 
 def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, exceptions: int = 10,
-                      words: str = "shapes") -> StageChart:
+                      words: str = DEFAULT_WORDS) -> StageChart:
     """Derive the ranked list of one decision from a main-game solve, refine it, and price it exactly.
 
     The first ranking puts each line by the weighted mean EV of the hands
@@ -498,16 +501,16 @@ def _ranked(values: np.ndarray, weights: np.ndarray, keys: list[Key], best_ev: n
     pseudo = np.array([k[0] in PSEUDO for k in keys])
     limited = np.array([k[1] is not None for k in keys])
     # Start from optimal play: each situation's best line and bet.
-    flat = np.concatenate([np.nanargmax(values[i:i + _FirstTwo.BLOCK].reshape(-1, n_keys * n_sizes), axis=1)
-                           for i in range(0, n_situations, _FirstTwo.BLOCK)])
+    flat = np.concatenate([np.nanargmax(values[i:i + ROW_BLOCK].reshape(-1, n_keys * n_sizes), axis=1)
+                           for i in range(0, n_situations, ROW_BLOCK)])
     best_key, best_bet = flat // n_sizes, flat % n_sizes
     score = np.bincount(best_key, weights * best_ev, n_keys)
     mass = np.bincount(best_key, weights, n_keys)
     bet_mass = np.zeros((n_keys, n_sizes))
     np.add.at(bet_mass, (best_key, best_bet), weights)
     total, mass_present = np.zeros(n_keys), np.zeros(n_keys)
-    for i in range(0, n_situations, _FirstTwo.BLOCK):  # a block of rows at a time, to bound memory
-        first_sizes, block_weights = values[i:i + _FirstTwo.BLOCK, :, 0], weights[i:i + _FirstTwo.BLOCK]
+    for i in range(0, n_situations, ROW_BLOCK):
+        first_sizes, block_weights = values[i:i + ROW_BLOCK, :, 0], weights[i:i + ROW_BLOCK]
         total += block_weights @ np.nan_to_num(first_sizes)
         mass_present += block_weights @ ~np.isnan(first_sizes)
     mean_present = total / np.maximum(mass_present, 1e-300)
@@ -586,7 +589,7 @@ def ting_outs_table(config: GameConfig, max_outs: int = 30) -> list[dict[str, An
 
 
 def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, exact: bool = False,
-                n_jobs: int = -1, quiet: bool = True, words: str = "shapes") -> Chart:
+                n_jobs: int = -1, quiet: bool = True, words: str = DEFAULT_WORDS) -> Chart:
     """The whole human strategy from a main-game solve: deal and draw charts, the ting decision by outs.
 
     ``words``: how the lines name holds (:data:`solver.products.patterns.WORDINGS`): rank ``shapes``

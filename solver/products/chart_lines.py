@@ -72,7 +72,7 @@ def bet_sizes(stage: str, config: GameConfig) -> tuple[float, ...]:
     return (0.0, config.double_down) if stage == "deal" else tuple(config.fa_hu_bets)
 
 
-def stage_lines(stage: str, config: GameConfig, directory: Path, words: str = "patterns") -> StageLines:
+def stage_lines(stage: str, config: GameConfig, directory: Path, words: str) -> StageLines:
     """Every situation's records at the ``deal`` or the ``draw``, from a main-game solve's tables, with
     holds named in ``words`` (:data:`solver.products.patterns.WORDINGS`)."""
     table = pattern_table(config.geometry, words)

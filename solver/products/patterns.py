@@ -182,6 +182,10 @@ WORDINGS = {"patterns": hold_pattern, "shapes": shape_pattern}
 lines, far nearer optimal play)."""
 
 
+DEFAULT_WORDS = "shapes"
+"""What a chart uses unless told otherwise: the one that comes within the issue's bound on the real deck."""
+
+
 def hold_words(cards: tuple[int, ...], geometry: DeckGeometry, words: str) -> str:
     """The name of a group of kept cards in the chart's ``words`` (a key of :data:`WORDINGS`)."""
     return WORDINGS[words](cards, geometry)
@@ -223,7 +227,7 @@ def line_text(entry: str, max_touching: int | None) -> str:
                     f", at most {max_touching} dead card{'s' if max_touching > 1 else ''} touching")
 
 
-def option_entry(option: Option, hand: tuple[int, ...], geometry: DeckGeometry, words: str = "patterns") -> str:
+def option_entry(option: Option, hand: tuple[int, ...], geometry: DeckGeometry, words: str) -> str:
     """The entry of a ranked list that plays ``option``: its kept cards' name in ``words``, or the action."""
     if option.action == "claim":
         return CLAIM

@@ -9,6 +9,7 @@ from solver.errors import InputError
 from solver.game.config import GameConfig
 from solver.products.chart import Chart, build_chart, chart_document
 from solver.products.edge import par_sheet, par_sheet_document
+from solver.products.patterns import DEFAULT_WORDS
 from solver.render.document import Block, Heading, Paragraph, to_html, to_markdown
 from solver.runtime.files import written_atomically
 
@@ -30,7 +31,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def write_report(config: GameConfig, tables: Path | str, out: Path | str, formats: tuple[str, ...] = FORMATS,
-                 exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = "shapes"
+                 exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = DEFAULT_WORDS
                  ) -> tuple[Chart, list[Path]]:
     """Build the chart from a main-game solve and write it in ``formats`` into ``out``; returns the files.
 
