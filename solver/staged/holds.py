@@ -159,29 +159,34 @@ def _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, weight_table
 @kernel(inline="always")
 def _completion_levels(hold, x, keys, table, suits, ranks, cap, powers, jokers, out):
     """``out[a, b]`` = plain hu level of X + a + b for every pair of suited types (X = hold + community,
-    suit keys ``keys``), from the suits' packed joker needs."""
+    suit keys ``keys``), from the suits' packed joker needs. A pair across two suits changes each suit
+    by one card, so each type's one-card needs are looked up once; only same-suit pairs need a key of
+    their own."""
     n_suited = suits * ranks
-    base_needs = np.empty(3, np.int64)
+    needs = np.empty(3, np.int64)
     for s in range(3):
-        base_needs[s] = _needs_of_key(table, keys[s])
+        needs[s] = _needs_of_key(table, keys[s])
     one = np.empty(n_suited, np.int64)
+    one_needs = np.empty(n_suited, np.int64)
     for t in range(n_suited):
         s = t // ranks
         one[t] = keys[s] + (powers[t - s * ranks] if x[t] + 1 <= cap else 0)
-    needs = np.empty(3, np.int64)
+        one_needs[t] = _needs_of_key(table, one[t])
     for a in range(n_suited):
         sa = a // ranks
         for b in range(a, n_suited):
             sb = b // ranks
-            for s in range(3):
-                needs[s] = base_needs[s]
             if sa == sb:
                 key = one[a] + (powers[b - sb * ranks] if x[b] + 1 + (1 if a == b else 0) <= cap else 0)
-                needs[sa] = _needs_of_key(table, key)
+                pair = _needs_of_key(table, key)
+                n0 = pair if sa == 0 else needs[0]
+                n1 = pair if sa == 1 else needs[1]
+                n2 = pair if sa == 2 else needs[2]
             else:
-                needs[sa] = _needs_of_key(table, one[a])
-                needs[sb] = _needs_of_key(table, one[b])
-            level = _level_packed(needs[0], needs[1], needs[2], jokers)
+                n0 = one_needs[a] if sa == 0 else needs[0]
+                n1 = one_needs[a] if sa == 1 else (one_needs[b] if sb == 1 else needs[1])
+                n2 = one_needs[b] if sb == 2 else needs[2]
+            level = _level_packed(n0, n1, n2, jokers)
             out[a, b] = level
             out[b, a] = level
 
