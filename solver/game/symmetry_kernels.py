@@ -24,31 +24,45 @@ def _pattern(counts, start, ranks, base, reverse):
     return code
 
 
-@kernel
+@kernel(inline="always")
+def _suit_codes(first, second, s, suits, ranks, base):
+    """Suit ``s``'s patterns (hand, dead), read in the direction that gives the higher, and whether that
+    is downwards; a suit the deck lacks gets -1, below every pattern."""
+    if s >= suits:
+        return -1, -1, False
+    up1 = _pattern(first, s * ranks, ranks, base, False)
+    down1 = _pattern(first, s * ranks, ranks, base, True)
+    up2 = _pattern(second, s * ranks, ranks, base, False)
+    down2 = _pattern(second, s * ranks, ranks, base, True)
+    flip = down1 > up1 or (down1 == up1 and down2 > up2)
+    return (down1 if flip else up1), (down2 if flip else up2), flip
+
+
+@kernel(inline="always")
+def _ranks_before(codes1, codes2, a, b):
+    """Whether suit ``a``'s patterns rank strictly before suit ``b``'s (higher first)."""
+    return codes1[a] > codes1[b] or (codes1[a] == codes1[b] and codes2[a] > codes2[b])
+
+
+@kernel(inline="always")
 def _canonical_map(first, second, suits, ranks, base, image):
     """Fill ``image`` (one entry per type) with the relabelling that takes the state with count vectors
     ``first`` and ``second`` (its two groups: hand, then dead) to its canonical form, as
-    :func:`canonical_mapping` does; ``base`` exceeds every count."""
-    codes1 = np.zeros(3, np.int64)
-    codes2 = np.zeros(3, np.int64)
-    flips = np.zeros(3, np.bool_)
-    order = np.arange(3)
-    for s in range(suits):
-        up1 = _pattern(first, s * ranks, ranks, base, False)
-        down1 = _pattern(first, s * ranks, ranks, base, True)
-        up2 = _pattern(second, s * ranks, ranks, base, False)
-        down2 = _pattern(second, s * ranks, ranks, base, True)
-        flip = down1 > up1 or (down1 == up1 and down2 > up2)
-        codes1[s] = down1 if flip else up1
-        codes2[s] = down2 if flip else up2
-        flips[s] = flip
-    # order the suits by pattern, highest first; equal patterns keep their order (insertion sort)
-    for i in range(1, suits):
-        j = i
-        while j > 0 and (codes1[order[j]] > codes1[order[j - 1]] or (
-                codes1[order[j]] == codes1[order[j - 1]] and codes2[order[j]] > codes2[order[j - 1]])):
-            order[j], order[j - 1] = order[j - 1], order[j]
-            j -= 1
+    :func:`canonical_mapping` does; ``base`` exceeds every count. Kept in scalars and tuples: small arrays
+    made per call cost more than the rest of it, and the solve calls it hundreds of millions of times."""
+    a1, a2, fa = _suit_codes(first, second, 0, suits, ranks, base)
+    b1, b2, fb = _suit_codes(first, second, 1, suits, ranks, base)
+    c1, c2, fc = _suit_codes(first, second, 2, suits, ranks, base)
+    codes1, codes2, flips = (a1, b1, c1), (a2, b2, c2), (fa, fb, fc)
+    # order the suits by pattern, highest first; equal patterns keep their order (insertion sort of three)
+    o0, o1, o2 = 0, 1, 2
+    if _ranks_before(codes1, codes2, o1, o0):
+        o0, o1 = o1, o0
+    if _ranks_before(codes1, codes2, o2, o1):
+        o1, o2 = o2, o1
+        if _ranks_before(codes1, codes2, o1, o0):
+            o0, o1 = o1, o0
+    order = (o0, o1, o2)
     for k in range(suits):
         s = order[k]
         for r in range(ranks):
