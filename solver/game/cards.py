@@ -128,14 +128,16 @@ def parse_cards(text: str, geometry: DeckGeometry) -> tuple[int, ...]:
 
 def format_cards(cards: Iterable[int], geometry: DeckGeometry) -> str:
     """MPSZ notation of a group of cards, sorted: ``112m 34p J``."""
-    ordered = sorted(cards)
-    parts: list[str] = []
-    for suit, letter in enumerate(SUIT_LETTERS[: geometry.suits]):
-        ranks = [geometry.rank_of(c) for c in ordered if c != geometry.joker and geometry.suit_of(c) == suit]
-        if ranks:
-            parts.append("".join(map(str, ranks)) + letter)
-    parts.extend(JOKER_LETTER for c in ordered if c == geometry.joker)
-    return " ".join(parts)
+    joker, ranks = geometry.joker, geometry.ranks  # read once: the solve's tables name millions of groups
+    by_suit: list[list[str]] = [[] for _ in range(geometry.suits)]
+    jokers = 0
+    for card in sorted(cards):
+        if card == joker:
+            jokers += 1
+        else:
+            by_suit[card // ranks].append(str(card % ranks + 1))
+    parts = ["".join(ranks_) + letter for ranks_, letter in zip(by_suit, SUIT_LETTERS) if ranks_]
+    return " ".join(parts + [JOKER_LETTER] * jokers)
 
 
 def counts_of(cards: Iterable[int], geometry: DeckGeometry) -> np.ndarray:

@@ -433,9 +433,16 @@ def _deal_table(deals: list[DealChoice], config: GameConfig) -> pa.Table:
     geometry = config.geometry
     from solver.game.symmetry import encode
 
+    discard_names: dict[tuple[int, ...], str] = {}  # a million options name a few hundred discards
+
+    def discard_name(cards: tuple[int, ...]) -> str:
+        if cards not in discard_names:
+            discard_names[cards] = format_cards(cards, geometry)
+        return discard_names[cards]
+
     return pa.Table.from_pylist([
         {"key": encode(geometry, d.hand), "hand": format_cards(d.hand, geometry), "weight": d.weight,
-         "tian_hu": d.level, **_option_columns(d.options, d.chosen, lambda c: format_cards(c, geometry))}
+         "tian_hu": d.level, **_option_columns(d.options, d.chosen, discard_name)}
         for d in deals], schema=DEAL_SCHEMA)
 
 
@@ -627,17 +634,15 @@ def _draw_table(solve: _Solve, keys: np.ndarray, hands: np.ndarray, deads: np.nd
 
 
 def _card_names(geometry) -> Callable[[np.ndarray], list[str]]:
-    """MPSZ notation of many rows of cards, remembering each distinct row."""
-    seen: dict[bytes, str] = {}
-
+    """MPSZ notation of many rows of cards, each distinct row written once."""
     def names(rows: np.ndarray) -> list[str]:
-        out = []
-        for row in np.ascontiguousarray(rows, np.int64):
-            raw = row.tobytes()
-            if raw not in seen:
-                seen[raw] = format_cards(tuple(int(c) for c in row), geometry)
-            out.append(seen[raw])
-        return out
+        rows = np.ascontiguousarray(rows, np.int64)
+        if not len(rows):
+            return []
+        packed = rows @ geometry.n_types ** np.arange(rows.shape[1], dtype=np.int64)
+        _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+        texts = np.array([format_cards(rows[i].tolist(), geometry) for i in first], dtype=object)
+        return texts[inverse.ravel()].tolist()
     return names
 
 
