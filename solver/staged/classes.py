@@ -23,6 +23,8 @@ four-card holds                                            1,620          31,032
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 
 from solver.game.cards import DeckGeometry
@@ -83,11 +85,9 @@ def extensions(geometry: DeckGeometry, first: tuple[int, ...], k: int) -> np.nda
     for card in first:
         counts[card] += 1
     avail = geometry.full_counts() - counts
-    args = (counts, avail, k, geometry.suits, geometry.ranks, pattern_base(geometry))
-    n = _extensions(*args, np.empty((0, k), np.int64))
-    out = np.empty((n, k), np.int64)
-    _extensions(*args, out)
-    return out
+    out = np.empty((comb(geometry.n_types + k - 1, k), k), np.int64)  # room for every k-card multiset
+    n = _extensions(counts, avail, k, geometry.suits, geometry.ranks, pattern_base(geometry), out)
+    return out[:n].copy()
 
 
 def group_classes(geometry: DeckGeometry, size: int) -> np.ndarray:

@@ -355,8 +355,9 @@ def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
     _first_stage(hold_rows, dead_rows, geometry.full_counts(), b["key"], b["level"], b["play_on"], geometry.suits,
                  geometry.ranks, pattern_base(geometry), config.double_down, config.di_hu, config.di_hu_flush, out)
     keys = np.concatenate([_group_keys(h, t, geometry.n_types) for h, t in zip(holds, thrown)])
-    return pa.table({"key": keys, "hold": [format_cards(h, geometry) for h in hold_rows],
-                     "thrown": [format_cards(d, geometry) for d in dead_rows], "ev": out[:, 0], "ev_dd": out[:, 1]})
+    names = _card_names(geometry)
+    return pa.table({"key": keys, "hold": names(hold_rows), "thrown": names(dead_rows), "ev": out[:, 0],
+                     "ev_dd": out[:, 1]})
 
 
 def _stage_firsts(solve: _Solve, quiet: bool) -> None:
