@@ -16,7 +16,15 @@ sets (``holds.walk``) applies the payouts at every leaf. This measures, on
   read it back;
 * at ``--leaves`` random leaves (dead sets) per hold, the share of live
   communities whose ting bet beats folding: what pruning communities at a
-  node of the walk could save at most.
+  node of the walk could save at most;
+* the live communities whose ting decision is the same under every dead set
+  (from bounds on W and Wf: dead cards only lower them, each by at most its
+  type's column at no dead card): on those the decision's value is linear in
+  (weight, W, Wf), so a walk would need only their sums per dead set, which
+  inclusion-exclusion over the dead cards gives from per-hold tables; and what
+  building such tables would cost: the (community, winning completion) pairs,
+  their distinct six-card multisets, and the sub-multisets of at most four
+  cards of each, one table update apiece.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import statistics
 import time
 import zlib
 from dataclasses import replace
+from itertools import product
 from math import comb
 
 import numpy as np
@@ -68,6 +77,46 @@ def _bet_share(columns: HoldColumns, dead_row: np.ndarray, constants: TingConsta
     return float(bet.mean())
 
 
+def _worst_drop(columns: HoldColumns, per_card: np.ndarray) -> np.ndarray:
+    """Per live community, the most four dead cards can lower a sum whose drop per dead card of type t is
+    at most ``per_card[t]`` (each type as often as the pool left after the community holds it)."""
+    room = np.minimum(columns.pool[:, None] - columns.acount.astype(np.int64), 4)
+    repeated = np.concatenate([np.where(room > k, per_card, -np.inf) for k in range(4)])
+    return np.sort(repeated, axis=0)[::-1][:4].clip(min=0).sum(axis=0)
+
+
+def _fixed_decisions(columns: HoldColumns, constants: TingConstants, t2_range: tuple[int, int]) -> tuple[int, int]:
+    """Live communities that bet the largest G under every dead set (z > 0 throughout), and those that
+    bet the smallest G under every dead set for every F (z < 0 and the bet beats folding throughout)."""
+    win, flush = columns.q0
+    hu_col, flush_col = columns.lin.astype(np.float64)
+    z_high = constants.p1 * win + constants.pf1 * flush - t2_range[0]
+    z_low = z_high - _worst_drop(columns, constants.p1 * hu_col + constants.pf1 * flush_col) - (
+        t2_range[1] - t2_range[0])
+    smallest = z_high < 0
+    for f, c in zip(constants.fa_bets, constants.c):
+        a, b = c + f * constants.m_min * constants.p1, c + f * constants.m_min * constants.pf1
+        gain_low = a * win + b * flush - _worst_drop(columns, a * hu_col + b * flush_col) - f * constants.m_min * (
+            t2_range[1])
+        smallest &= gain_low > 0
+    return int((z_low > 0).sum()), int(smallest.sum())
+
+
+def _table_updates(columns: HoldColumns) -> tuple[int, int, float]:
+    """(live community, winning completion type pair) count, their distinct six-card multisets, and the
+    mean number of sub-multisets of at most four cards of those (sampled)."""
+    upper = np.triu_indices(len(columns.pool))
+    a_idx, j_idx = np.nonzero(columns.pair_level[upper[0], upper[1], :] > 0)
+    six = columns.acount[:, j_idx].T.astype(np.int64)
+    np.add.at(six, (np.arange(len(j_idx)), upper[0][a_idx]), 1)
+    np.add.at(six, (np.arange(len(j_idx)), upper[1][a_idx]), 1)
+    distinct = np.unique(six, axis=0)
+    sample = distinct[np.random.default_rng(0).choice(len(distinct), min(200, len(distinct)), replace=False)]
+    subsets = [sum(1 for part in product(*(range(c + 1) for c in row[row > 0])) if sum(part) <= 4)
+               for row in sample]
+    return len(j_idx), len(distinct), float(np.mean(subsets))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--holds", type=int, default=12)
@@ -96,13 +145,22 @@ def main() -> None:
         _, t_read = _timed(lambda blobs: [zlib.decompress(b) for b in blobs], packed)
         suited = dead[(dead < geometry.n_suited).all(axis=1)]
         leaves = suited[rng.choice(len(suited), min(args.leaves, len(suited)), replace=False)]
-        rows.append({"columns_s": t_columns, "walk_s": t_walk, "walk_any_payouts_s": t_walk_wide,
+        n_pool = int(columns.pool.sum())
+        jokers_left = geometry.jokers_in_play - int(counts[-1])
+        t2_range = (comb(n_pool - 8, 2), comb(n_pool - 8 + min(jokers_left, 4), 2))
+        largest, smallest = _fixed_decisions(columns, rules, t2_range)
+        pairs, sixes, subsets = _table_updates(columns)
+        rows.append({"fixed_largest": largest, "fixed_smallest": smallest,
+                     "winning_pairs": pairs, "six_card_multisets": sixes, "subsets_per_multiset": subsets,
+                     "columns_s": t_columns, "walk_s": t_walk, "walk_any_payouts_s": t_walk_wide,
                      "live": columns.n_live, "live_any_payouts": wide.n_live,
                      "cache_mb": sum(map(len, packed)) / 1e6, "raw_mb": sum(map(len, raw)) / 1e6, "read_s": t_read,
                      "bet_share": statistics.mean(_bet_share(columns, leaf, rules) for leaf in leaves)})
     result = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
     result["holds"] = len(rows)
     result["bet_share_min"] = min(r["bet_share"] for r in rows)
+    for key in ("fixed_largest", "fixed_smallest"):  # shares of all the holds' live communities: of the walk's work
+        result[key] = sum(r[key] for r in rows) / sum(r["live"] for r in rows)
     if args.json:
         print(json.dumps(result))
         return
@@ -113,6 +171,12 @@ def main() -> None:
     print(f"  cache {result['cache_mb']:.2f} MB ({result['raw_mb']:.1f} MB raw), read back in {result['read_s']:.3f} s")
     print(f"  live communities betting at a leaf: {result['bet_share']:.0%} "
           f"(lowest hold {result['bet_share_min']:.0%})")
+    fixed = result["fixed_largest"] + result["fixed_smallest"]
+    print(f"  live communities whose ting decision no dead set changes: {fixed:.0%} of all the holds' "
+          f"(largest G {result['fixed_largest']:.0%}, smallest G {result['fixed_smallest']:.0%})")
+    print(f"  tables for their sums: {result['winning_pairs']:,.0f} winning (community, completion) pairs, "
+          f"{result['six_card_multisets']:,.0f} six-card multisets, {result['subsets_per_multiset']:.1f} "
+          f"sub-multisets each: {result['six_card_multisets'] * result['subsets_per_multiset']:,.0f} updates")
 
 
 if __name__ == "__main__":
