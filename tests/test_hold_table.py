@@ -20,8 +20,10 @@ from solver.game.outcomes import Outcome
 from solver.staged.classes import extensions
 from solver.staged.holds import TingConstants, hold_columns, price, walk
 
+# bonus payouts single precision cannot hold: the walk keeps the pair nets in double precision for them
 ODD = GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(1.0, 3.0), fa_hu_ante=0.7, fa_hu=1.3,
-                 fa_hu_flush=2.0, ting_hu_multiples=(1.0, 2.5), ting_hu_ante=0.6, ting_hu=1.2, ting_hu_flush=1.7)
+                 fa_hu_flush=2.0, ting_hu_multiples=(1.0, 2.5), ting_hu_ante=0.6, ting_hu=1.2, ting_hu_flush=1.7,
+                 bonus_hu=15.1, bonus_flush=4.3)
 CONFIGS = {
     "one-suit": GameConfig(suits=1, ranks=5, copies=3, jokers=1),
     "two-suits": GameConfig(suits=2, ranks=4, copies=2, jokers=1),
@@ -143,3 +145,9 @@ def test_tracked_outcome_counts_equal_the_evaluator_s(name: str, bonus: float, m
                     found[outcome] = found.get(outcome, 0) + int(n)
             assert found == expected
             assert o[9] == pytest.approx(bonus_net, rel=1e-12, abs=1e-9)
+
+
+def test_pair_nets_are_single_precision_only_when_that_is_exact() -> None:
+    hold = counts_of((0, 1, 2, 5), ODD.geometry)
+    for config, dtype in ((CONFIGS["two-suits"], np.float32), (ODD, np.float64)):
+        assert hold_columns(hold, config, TingConstants.of(config), bonus_sums=True).pair_bonus.dtype == dtype

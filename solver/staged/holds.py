@@ -408,11 +408,14 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
     qb = np.empty(nb)
     linb = np.empty((n_suited, nb))
     pair_level = np.empty((n_suited, n_suited, n), np.int8)
-    pair_bonus = np.empty((n_suited, n_suited, nb))
+    net = community_bonus_net(config) if bonus else np.zeros(1)
+    # the pair nets are the columns' largest array, written once per community and read at every node: in
+    # single precision when that holds every net exactly (the rules' payouts do), so the sums are unchanged
+    exact_single = np.array_equal(net.astype(np.float32), net)
+    pair_bonus = np.empty((n_suited, n_suited, nb), np.float32 if exact_single else np.float64)
     base = n_suited + 1
     g_hu = np.zeros(base**4, np.int64)
     g_flush = np.zeros(base**4, np.int64)
-    net = community_bonus_net(config) if bonus else np.zeros(1)
     n_live = _hold_columns(
         hold, pool, index.m4_types, alone.offsets, alone.pairs, suit_table(geometry), geometry.suits,
         geometry.ranks, digit_cap(geometry), float(t2_least), constants.fa_bets, constants.c, constants.p1,
@@ -632,7 +635,7 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     linb_lv[0] = linb0
     built = np.full(LEVELS, -2, np.int64)
     no_level = np.zeros(n, np.int8)
-    no_bonus = np.zeros(nb)
+    no_bonus = np.zeros(nb, pair_bonus.dtype)
     no_lin = np.zeros(n, np.int16)
     no_linb = np.zeros(nb)
     no_a = np.zeros(n, np.int8)
