@@ -93,8 +93,9 @@ def extensions(geometry: DeckGeometry, first: tuple[int, ...], k: int) -> np.nda
 def group_classes(geometry: DeckGeometry, size: int) -> np.ndarray:
     """Every group of ``size`` cards up to symmetry, canonical, as sorted rows in increasing key order."""
     rows, _ = multisets(geometry.full_counts(), size)
-    types = np.arange(geometry.n_types)
-    groups = np.array([np.repeat(types, row) for row in rows], dtype=np.int64).reshape(len(rows), size)
+    counts = np.asarray(rows, np.int64)
+    types = np.broadcast_to(np.arange(geometry.n_types, dtype=np.int64), counts.shape)
+    groups = np.repeat(types.ravel(), counts.ravel()).reshape(len(counts), size)  # each row's types, sorted
     keys = canonical_keys(geometry, groups)
     mine = keys == _direct_keys(groups, geometry.n_types)
     order = np.argsort(keys[mine])
