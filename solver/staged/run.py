@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache, partial
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -355,9 +356,8 @@ def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
     _first_stage(hold_rows, dead_rows, geometry.full_counts(), b["key"], b["level"], b["play_on"], geometry.suits,
                  geometry.ranks, pattern_base(geometry), config.double_down, config.di_hu, config.di_hu_flush, out)
     keys = np.concatenate([_group_keys(h, t, geometry.n_types) for h, t in zip(holds, thrown)])
-    names = _card_names(geometry)
-    return pa.table({"key": keys, "hold": names(hold_rows), "thrown": names(dead_rows), "ev": out[:, 0],
-                     "ev_dd": out[:, 1]})
+    return pa.table({"key": keys, "hold": _card_names(hold_rows, geometry), "thrown": _card_names(dead_rows, geometry),
+                     "ev": out[:, 0], "ev_dd": out[:, 1]})
 
 
 def _stage_firsts(solve: _Solve, quiet: bool) -> None:
@@ -434,13 +434,8 @@ def _deal_table(deals: list[DealChoice], config: GameConfig) -> pa.Table:
     geometry = config.geometry
     from solver.game.symmetry import encode
 
-    discard_names: dict[tuple[int, ...], str] = {}  # a million options name a few hundred discards
-
-    def discard_name(cards: tuple[int, ...]) -> str:
-        if cards not in discard_names:
-            discard_names[cards] = format_cards(cards, geometry)
-        return discard_names[cards]
-
+    # a million options name a few hundred discards
+    discard_name = lru_cache(maxsize=None)(partial(format_cards, geometry=geometry))
     return pa.Table.from_pylist([
         {"key": encode(geometry, d.hand), "hand": format_cards(d.hand, geometry), "weight": d.weight,
          "tian_hu": d.level, **_option_columns(d.options, d.chosen, discard_name)}
@@ -626,25 +621,22 @@ def _draw_table(solve: _Solve, keys: np.ndarray, hands: np.ndarray, deads: np.nd
     is_bet = option > n_claims
     action = np.where(is_bet, "bet", np.where((n_claims == 1) & (option == 0), "claim", "fold"))
     fa = np.array(config.fa_hu_bets)[np.minimum(bet_option // np.maximum(n_holds, 1), solve.n_bets - 1)]
-    names = _card_names(geometry)
     return pa.table({
-        "key": keys, "hand": names(hands), "dead": names(deads), "double_down": dd, "reach": reach.astype(np.int64),
-        "best": option.astype(np.int32), "best_action": action,
-        "best_discard": [text if bet else "" for text, bet in zip(names(thrown), is_bet)],
+        "key": keys, "hand": _card_names(hands, geometry), "dead": _card_names(deads, geometry), "double_down": dd,
+        "reach": reach.astype(np.int64), "best": option.astype(np.int32), "best_action": action,
+        "best_discard": [text if bet else "" for text, bet in zip(_card_names(thrown, geometry), is_bet)],
         "best_bet": np.where(is_bet, fa, 0.0), "best_ev": best_ev}, schema=DRAW_SCHEMA)
 
 
-def _card_names(geometry) -> Callable[[np.ndarray], list[str]]:
+def _card_names(rows: np.ndarray, geometry: DeckGeometry) -> list[str]:
     """MPSZ notation of many rows of cards, each distinct row written once."""
-    def names(rows: np.ndarray) -> list[str]:
-        rows = np.ascontiguousarray(rows, np.int64)
-        if not len(rows):
-            return []
-        packed = rows @ geometry.n_types ** np.arange(rows.shape[1], dtype=np.int64)
-        _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
-        texts = np.array([format_cards(rows[i].tolist(), geometry) for i in first], dtype=object)
-        return texts[inverse.ravel()].tolist()
-    return names
+    rows = np.ascontiguousarray(rows, np.int64)
+    if not len(rows):
+        return []
+    packed = rows @ geometry.n_types ** np.arange(rows.shape[1], dtype=np.int64)
+    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+    texts = np.array([format_cards(rows[i].tolist(), geometry) for i in first], dtype=object)
+    return texts[inverse.ravel()].tolist()
 
 
 # ---------------------------------------------------------------------------------------------
