@@ -98,7 +98,7 @@ class StageChart:
     """Whole-game EV per hand dealt under optimal play."""
     loss: float
     exceptions: list[dict[str, Any]]
-    words: str = "patterns"
+    words: str
     """How the lines name holds (:data:`solver.products.patterns.WORDINGS`)."""
 
     @property
