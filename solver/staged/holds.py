@@ -477,7 +477,7 @@ def _leaf_values(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr
                  t2, p1, pf1, m_min, m_max, c0, f0, c1, f1, bonus_bet):
     """Summed weight times ting gain over the live communities, for two fa-hu bets (``c0``, ``f0``;
     ``c1``, ``f1``) and for the first with only the smallest ting multiple."""
-    # each inlined copy sees ``with_bonus`` as a constant, so the one without drops the bonus terms (a fifth
+    # each inlined copy sees ``with_bonus`` as a constant, so the one without drops the bonus terms (a tenth
     # of the leaf's time, benchmark_ting_leaf.py)
     if with_bonus:
         return _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, True,
