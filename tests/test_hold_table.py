@@ -147,6 +147,23 @@ def test_tracked_outcome_counts_equal_the_evaluator_s(name: str, bonus: float, m
             assert o[9] == pytest.approx(bonus_net, rel=1e-12, abs=1e-9)
 
 
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_leaf_without_bonus_terms_equals_the_leaf_with_a_zero_bonus(name: str) -> None:
+    """The walk's leaf is compiled once with the bonus terms and once without (which a solve without a
+    bonus bet runs): with the bonus columns present and no bonus bet, the first must give the second's
+    values, bit for bit where the payouts keep every sum exact (all but the odd payouts)."""
+    config = CONFIGS[name]
+    constants = TingConstants.of(config)
+    for hold, dead in _random_cases(config, 6, 25, seed=29):
+        counts = counts_of(hold, config.geometry)
+        plain = walk(hold_columns(counts, config, constants), dead, config, constants)
+        with_terms = walk(hold_columns(counts, config, constants, bonus_sums=True), dead, config, constants)
+        if config is ODD:
+            np.testing.assert_allclose(with_terms, plain, atol=1e-12, rtol=0)
+        else:
+            assert (with_terms == plain).all()
+
+
 def test_pair_nets_are_single_precision_only_when_that_is_exact() -> None:
     hold = counts_of((0, 1, 2, 5), ODD.geometry)
     for config, dtype in ((CONFIGS["two-suits"], np.float32), (ODD, np.float64)):
