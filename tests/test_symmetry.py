@@ -23,7 +23,7 @@ from solver.game.symmetry import (
     inverse,
     relabellings,
 )
-from solver.game.symmetry_kernels import canonical_keys
+from solver.game.symmetry_kernels import _canonical_key, canonical_keys, pattern_base
 from solver.staged.classes import extensions, group_classes
 
 REAL = DeckGeometry()
@@ -71,6 +71,24 @@ def test_canonical_forms_agree_and_are_invariant(geometry: DeckGeometry) -> None
         key = canonical_keys(geometry, np.array([hand]), np.array([dead]))[0]
         assert key == encode(geometry, c_hand, c_dead)
         assert decode(geometry, key, 6, 2) == (c_hand, c_dead)
+
+
+@pytest.mark.parametrize("geometry", [REAL, MINI, DeckGeometry(suits=1, ranks=5),
+                                      DeckGeometry(copies_in_play=6, jokers_in_play=2)])
+def test_the_key_from_cards_equals_the_key_from_counts(geometry: DeckGeometry) -> None:
+    """The solve keys most states from their cards, in any order (:func:`canonical_keys`, stages B and
+    C), and enumerates classes from count vectors: both give every state the same key."""
+    rng = random.Random(11)
+    deck = _deck(geometry)
+    n = geometry.n_types
+    scratch = np.empty(n, np.int64), np.empty(n, np.int64)
+    for n_first, n_second in ((4, 4), (6, 2), (4, 2), (6, 0)):
+        rows = [rng.sample(deck, n_first + n_second) for _ in range(300)]
+        first = np.array([r[:n_first] for r in rows], np.int64)
+        second = np.array([r[n_first:] for r in rows], np.int64).reshape(len(rows), n_second)
+        for hand, dead, key in zip(first, second, canonical_keys(geometry, first, second)):
+            assert key == _canonical_key(np.bincount(hand, minlength=n), np.bincount(dead, minlength=n),
+                                         geometry.suits, geometry.ranks, pattern_base(geometry), *scratch)
 
 
 def test_the_canonical_form_puts_cards_low_and_the_fullest_suit_first() -> None:

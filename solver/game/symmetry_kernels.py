@@ -25,23 +25,40 @@ def _pattern(counts, start, ranks, base, reverse):
 
 
 @kernel(inline="always")
-def _suit_codes(first, second, s, suits, ranks, base):
-    """Suit ``s``'s patterns (hand, dead), read in the direction that gives the higher, and whether that
-    is downwards; a suit the deck lacks gets -1, below every pattern."""
-    if s >= suits:
-        return -1, -1, False
-    up1 = _pattern(first, s * ranks, ranks, base, False)
-    down1 = _pattern(first, s * ranks, ranks, base, True)
-    up2 = _pattern(second, s * ranks, ranks, base, False)
-    down2 = _pattern(second, s * ranks, ranks, base, True)
+def _oriented(up1, down1, up2, down2):
+    """A suit's patterns (hand, dead), read in the direction that gives the higher, and whether that is
+    downwards."""
     flip = down1 > up1 or (down1 == up1 and down2 > up2)
     return (down1 if flip else up1), (down2 if flip else up2), flip
+
+
+@kernel(inline="always")
+def _suit_codes(first, second, s, suits, ranks, base):
+    """Suit ``s``'s oriented patterns (:func:`_oriented`) from the count vectors; a suit the deck lacks
+    gets -1, below every pattern."""
+    if s >= suits:
+        return -1, -1, False
+    return _oriented(_pattern(first, s * ranks, ranks, base, False), _pattern(first, s * ranks, ranks, base, True),
+                     _pattern(second, s * ranks, ranks, base, False), _pattern(second, s * ranks, ranks, base, True))
 
 
 @kernel(inline="always")
 def _ranks_before(codes1, codes2, a, b):
     """Whether suit ``a``'s patterns rank strictly before suit ``b``'s (higher first)."""
     return codes1[a] > codes1[b] or (codes1[a] == codes1[b] and codes2[a] > codes2[b])
+
+
+@kernel(inline="always")
+def _suit_order(codes1, codes2):
+    """The three suits ordered by pattern, highest first; equal patterns keep their order (insertion sort)."""
+    o0, o1, o2 = 0, 1, 2
+    if _ranks_before(codes1, codes2, o1, o0):
+        o0, o1 = o1, o0
+    if _ranks_before(codes1, codes2, o2, o1):
+        o1, o2 = o2, o1
+        if _ranks_before(codes1, codes2, o1, o0):
+            o0, o1 = o1, o0
+    return o0, o1, o2
 
 
 @kernel(inline="always")
@@ -53,16 +70,8 @@ def _canonical_map(first, second, suits, ranks, base, image):
     a1, a2, fa = _suit_codes(first, second, 0, suits, ranks, base)
     b1, b2, fb = _suit_codes(first, second, 1, suits, ranks, base)
     c1, c2, fc = _suit_codes(first, second, 2, suits, ranks, base)
-    codes1, codes2, flips = (a1, b1, c1), (a2, b2, c2), (fa, fb, fc)
-    # order the suits by pattern, highest first; equal patterns keep their order (insertion sort of three)
-    o0, o1, o2 = 0, 1, 2
-    if _ranks_before(codes1, codes2, o1, o0):
-        o0, o1 = o1, o0
-    if _ranks_before(codes1, codes2, o2, o1):
-        o1, o2 = o2, o1
-        if _ranks_before(codes1, codes2, o1, o0):
-            o0, o1 = o1, o0
-    order = (o0, o1, o2)
+    order = _suit_order((a1, b1, c1), (a2, b2, c2))
+    flips = (fa, fb, fc)
     for k in range(suits):
         s = order[k]
         for r in range(ranks):
@@ -93,21 +102,80 @@ def _canonical_key(first, second, suits, ranks, base, image, scratch):
     return _image_key(second, image, n_types, scratch, key)
 
 
+@kernel(inline="always")
+def _card_codes(first, n_first, second, n_second, s, suits, ranks, powers):
+    """:func:`_suit_codes` from the groups' cards (``first[:n_first]``, ``second[:n_second]``: type
+    indices in any order; ``powers[r]``: the pattern base to the r)."""
+    if s >= suits:
+        return -1, -1, False
+    up1, down1 = _card_patterns(first, n_first, s, ranks, powers)
+    up2, down2 = _card_patterns(second, n_second, s, ranks, powers)
+    return _oriented(up1, down1, up2, down2)
+
+
+@kernel(inline="always")
+def _card_patterns(cards, n, s, ranks, powers):
+    """Suit ``s``'s pattern of ``cards[:n]`` read upwards (rank 1 the leading digit) and downwards."""
+    up = 0
+    down = 0
+    for c in range(n):
+        r = cards[c] - s * ranks
+        if 0 <= r < ranks:
+            up += powers[ranks - 1 - r]
+            down += powers[r]
+    return up, down
+
+
+@kernel(inline="always")
+def _canonical_key_of_cards(first, n_first, second, n_second, suits, ranks, powers, scratch):
+    """:func:`_canonical_key` of the state whose groups are the cards ``first[:n_first]`` and
+    ``second[:n_second]``: the same key from a dozen card reads instead of passes over every type
+    (stage B reads a key for each of a post-draw hand's holds); ``scratch``: room for the larger group."""
+    a1, a2, fa = _card_codes(first, n_first, second, n_second, 0, suits, ranks, powers)
+    b1, b2, fb = _card_codes(first, n_first, second, n_second, 1, suits, ranks, powers)
+    c1, c2, fc = _card_codes(first, n_first, second, n_second, 2, suits, ranks, powers)
+    o0, o1, o2 = _suit_order((a1, b1, c1), (a2, b2, c2))
+    places = (0 if o0 == 0 else (1 if o1 == 0 else 2), 0 if o0 == 1 else (1 if o1 == 1 else 2),
+              0 if o0 == 2 else (1 if o1 == 2 else 2))
+    flips = (fa, fb, fc)
+    key = _sorted_images(first, n_first, suits, ranks, places, flips, scratch, 0)
+    return _sorted_images(second, n_second, suits, ranks, places, flips, scratch, key)
+
+
+@kernel(inline="always")
+def _sorted_images(cards, n, suits, ranks, places, flips, scratch, key):
+    """``key`` extended by the sorted images of ``cards[:n]`` when suit s goes to place ``places[s]``,
+    reversed where ``flips[s]`` (digits base ``suits * ranks + 1``; the joker maps to itself)."""
+    n_suited = suits * ranks
+    for c in range(n):
+        t = cards[c]
+        image = t
+        if t < n_suited:
+            s = t // ranks
+            r = t - s * ranks
+            image = places[s] * ranks + (ranks - 1 - r if flips[s] else r)
+        j = c
+        while j > 0 and scratch[j - 1] > image:
+            scratch[j] = scratch[j - 1]
+            j -= 1
+        scratch[j] = image
+    for c in range(n):
+        key = key * (n_suited + 1) + scratch[c]
+    return key
+
+
+def pattern_powers(geometry: DeckGeometry) -> np.ndarray:
+    """``pattern_base ** r`` for each rank r: the digit weights of a suit pattern."""
+    return pattern_base(geometry) ** np.arange(geometry.ranks, dtype=np.int64)
+
+
 @kernel
-def _canonical_keys_of_rows(first_rows, second_rows, n_types, suits, ranks, base, out):
+def _canonical_keys_of_rows(first_rows, second_rows, suits, ranks, powers, out):
     """Canonical key of each state given as rows of type indices (first group, second group)."""
-    first = np.zeros(n_types, np.int64)
-    second = np.zeros(n_types, np.int64)
-    image = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
+    scratch = np.empty(max(first_rows.shape[1], second_rows.shape[1]), np.int64)
     for i in range(first_rows.shape[0]):
-        first[:] = 0
-        second[:] = 0
-        for c in range(first_rows.shape[1]):
-            first[first_rows[i, c]] += 1
-        for c in range(second_rows.shape[1]):
-            second[second_rows[i, c]] += 1
-        out[i] = _canonical_key(first, second, suits, ranks, base, image, scratch)
+        out[i] = _canonical_key_of_cards(first_rows[i], first_rows.shape[1], second_rows[i], second_rows.shape[1],
+                                         suits, ranks, powers, scratch)
 
 
 def pattern_base(geometry: DeckGeometry) -> int:
@@ -121,6 +189,5 @@ def canonical_keys(geometry: DeckGeometry, first: np.ndarray, second: np.ndarray
     first = np.ascontiguousarray(first, dtype=np.int64)
     second = np.zeros((len(first), 0), np.int64) if second is None else np.ascontiguousarray(second, dtype=np.int64)
     out = np.empty(len(first), np.int64)
-    _canonical_keys_of_rows(first, second, geometry.n_types, geometry.suits, geometry.ranks,
-                            pattern_base(geometry), out)
+    _canonical_keys_of_rows(first, second, geometry.suits, geometry.ranks, pattern_powers(geometry), out)
     return out

@@ -24,7 +24,7 @@ import numpy as np
 from solver.game.config import GameConfig
 from solver.game.options import TIE_TOLERANCE, Option
 from solver.game.outcomes import Outcome, slot_scale
-from solver.game.symmetry_kernels import pattern_base
+from solver.game.symmetry_kernels import pattern_powers
 from solver.staged.objective import Objective
 from solver.staged.stages import _draw_keys, _hold_keys
 
@@ -107,7 +107,7 @@ def draw_reach(deals: Sequence[DealChoice], config: GameConfig, objective: Objec
                 continue
             kept = np.array(_minus(deal.hand, option.discard), np.int64)
             n = _draw_keys(kept, np.array(option.discard, np.int64), full, geometry.suits, geometry.ranks,
-                           pattern_base(geometry), keys, paths)
+                           pattern_powers(geometry), keys, paths)
             parts_keys.append(keys[:n] * 2 + (option.bet > 0))
             parts_reach.append(paths[:n] * share)
     if not parts_keys:
@@ -226,7 +226,7 @@ def hold_reach(plays: Plays, hands: np.ndarray, deads: np.ndarray, level: np.nda
     hold_keys = np.empty(len(s), np.int64)
     if len(s):
         _hold_keys(hands[s], deads[s], bet_option % n_holds[s], geometry.suits, geometry.ranks,
-                   pattern_base(geometry), hold_keys)
+                   pattern_powers(geometry), hold_keys)
     return HoldReach(hold_keys, bet_option // n_holds[s], np.full(len(s), restricted), double_down[s],
                      share[bets]), counts
 

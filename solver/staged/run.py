@@ -53,7 +53,7 @@ from solver.game.config import GameConfig, config_from_dict
 from solver.game.hu import hu_level
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
-from solver.game.symmetry_kernels import canonical_keys, pattern_base
+from solver.game.symmetry_kernels import canonical_keys, pattern_powers
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 from solver.staged.classes import extensions, group_classes
@@ -330,7 +330,7 @@ def _draws_work(solve: _Solve, hands: np.ndarray) -> pa.Table:
     level, play_on = np.empty(n, np.int8), np.empty(n)
     best, n_holds = np.empty(n, np.int16), np.empty(n, np.int8)
     _draw_stage(hand_rows, dead_rows, a["key"], a["values"], _bet_columns(solve), geometry.suits, geometry.ranks,
-                pattern_base(geometry), level, play_on, best, n_holds)
+                pattern_powers(geometry), level, play_on, best, n_holds)
     assert not np.isnan(play_on).any(), "every hold of a post-draw class is in stage A"
     keys = np.concatenate([_group_keys(h, d, geometry.n_types) for h, d in zip(hands, deads)])
     return pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds})
@@ -354,7 +354,7 @@ def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
     dead_rows = np.concatenate(thrown) if thrown else np.empty((0, 2), np.int64)
     out = np.empty((len(hold_rows), 2))
     _first_stage(hold_rows, dead_rows, geometry.full_counts(), b["key"], b["level"], b["play_on"], geometry.suits,
-                 geometry.ranks, pattern_base(geometry), config.double_down, config.di_hu, config.di_hu_flush, out)
+                 geometry.ranks, pattern_powers(geometry), config.double_down, config.di_hu, config.di_hu_flush, out)
     keys = np.concatenate([_group_keys(h, t, geometry.n_types) for h, t in zip(holds, thrown)])
     return pa.table({"key": keys, "hold": _card_names(hold_rows, geometry), "thrown": _card_names(dead_rows, geometry),
                      "ev": out[:, 0], "ev_dd": out[:, 1]})

@@ -26,7 +26,7 @@ import numpy as np
 from solver.game.cards import DeckGeometry
 from solver.game.hu import _hu_level
 from solver.game.options import TIE_TOLERANCE
-from solver.game.symmetry_kernels import _canonical_key, pattern_base
+from solver.game.symmetry_kernels import _canonical_key_of_cards, pattern_powers
 from solver.runtime.jit import kernel
 
 
@@ -75,7 +75,7 @@ def _sub_holds(hand, n_types, holds, discards):
 
 
 @kernel(nogil=True)
-def _draw_stage(hands, deads, a_keys, a_values, columns, suits, ranks, base, out_level, out_play_on, out_best,
+def _draw_stage(hands, deads, a_keys, a_values, columns, suits, ranks, powers, out_level, out_play_on, out_best,
                 out_holds):
     """Stage B for each post-draw state (``hands[i]``: six sorted cards, ``deads[i]``: two).
 
@@ -87,9 +87,8 @@ def _draw_stage(hands, deads, a_keys, a_values, columns, suits, ranks, base, out
     holds = np.empty((15, 4), np.int64)
     thrown = np.empty((15, 2), np.int64)
     first = np.zeros(n_types, np.int64)
-    second = np.zeros(n_types, np.int64)
-    image = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
+    dead = np.empty(4, np.int64)
+    scratch = np.empty(4, np.int64)
     values = np.empty((columns.shape[0], 15))
     for i in range(hands.shape[0]):
         n_holds = _sub_holds(hands[i], n_types, holds, thrown)
@@ -97,15 +96,12 @@ def _draw_stage(hands, deads, a_keys, a_values, columns, suits, ranks, base, out
         for c in range(6):
             first[hands[i, c]] += 1
         out_level[i] = _hu_level(first, suits, ranks)
+        dead[2] = deads[i, 0]
+        dead[3] = deads[i, 1]
         for h in range(n_holds):
-            first[:] = 0
-            second[:] = 0
-            for c in range(4):
-                first[holds[h, c]] += 1
-            for c in range(2):
-                second[thrown[h, c]] += 1
-                second[deads[i, c]] += 1
-            row = _row_of(a_keys, _canonical_key(first, second, suits, ranks, base, image, scratch))
+            dead[0] = thrown[h, 0]
+            dead[1] = thrown[h, 1]
+            row = _row_of(a_keys, _canonical_key_of_cards(holds[h], 4, dead, 4, suits, ranks, powers, scratch))
             for b in range(columns.shape[0]):
                 values[b, h] = a_values[row, columns[b]] if row >= 0 else np.nan
         top = -np.inf
@@ -132,107 +128,87 @@ def _draw_value(level, play_on, double_down, di_hu, di_hu_flush):
 
 
 @kernel(nogil=True)
-def _first_stage(holds, deads, full, b_keys, b_level, b_play_on, suits, ranks, base, double_down, di_hu,
+def _first_stage(holds, deads, full, b_keys, b_level, b_play_on, suits, ranks, powers, double_down, di_hu,
                  di_hu_flush, out):
     """Stage C for each first hold (``holds[i]``: four cards, ``deads[i]``: the two thrown): the mean over
     every two-card draw of the post-draw state's value, ``out[i, 0]`` without double-down and
     ``out[i, 1]`` with it."""
     n_types = full.shape[0]
-    first = np.zeros(n_types, np.int64)
-    second = np.zeros(n_types, np.int64)
     unseen = np.empty(n_types, np.int64)
-    image = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
+    hand = np.empty(6, np.int64)
+    scratch = np.empty(6, np.int64)
     for i in range(holds.shape[0]):
-        first[:] = 0
-        second[:] = 0
-        for c in range(4):
-            first[holds[i, c]] += 1
-        for c in range(2):
-            second[deads[i, c]] += 1
-        n_unseen = 0
-        for t in range(n_types):
-            unseen[t] = full[t] - first[t] - second[t]
-            n_unseen += unseen[t]
+        n_unseen = _unseen(holds[i], deads[i], full, unseen)
+        hand[:4] = holds[i]
         total0 = 0.0
         total1 = 0.0
         for t1 in range(n_types):
-            if unseen[t1] == 0:
-                continue
-            first[t1] += 1
+            hand[4] = t1
             for t2 in range(t1, n_types):
                 weight = unseen[t1] * (unseen[t1] - 1) // 2 if t2 == t1 else unseen[t1] * unseen[t2]
                 if weight == 0:
                     continue
-                first[t2] += 1
-                row = _row_of(b_keys, _canonical_key(first, second, suits, ranks, base, image, scratch))
-                first[t2] -= 1
+                hand[5] = t2
+                row = _row_of(b_keys, _canonical_key_of_cards(hand, 6, deads[i], 2, suits, ranks, powers, scratch))
                 level = b_level[row] if row >= 0 else 0
                 play_on = b_play_on[row] if row >= 0 else np.nan
                 total0 += weight * _draw_value(level, play_on, 0.0, di_hu, di_hu_flush)
                 total1 += weight * _draw_value(level, play_on, double_down, di_hu, di_hu_flush)
-            first[t1] -= 1
         draws = n_unseen * (n_unseen - 1) / 2.0
         out[i, 0] = total0 / draws
         out[i, 1] = total1 / draws
 
 
 @kernel(nogil=True)
-def _draw_keys(kept, thrown, full, suits, ranks, base, keys, paths):
+def _draw_keys(kept, thrown, full, suits, ranks, powers, keys, paths):
     """Every two-card draw to a first hold ``kept`` (four cards; ``thrown``: two): the canonical key of
     the post-draw state it makes and its number of physical draws; returns how many draws."""
     n_types = full.shape[0]
-    first = np.zeros(n_types, np.int64)
-    second = np.zeros(n_types, np.int64)
-    image = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
     unseen = np.empty(n_types, np.int64)
-    for c in range(4):
-        first[kept[c]] += 1
-    for c in range(2):
-        second[thrown[c]] += 1
+    hand = np.empty(6, np.int64)
+    scratch = np.empty(6, np.int64)
+    _unseen(kept, thrown, full, unseen)
+    hand[:4] = kept
     n = 0
-    for t in range(n_types):
-        unseen[t] = full[t] - first[t] - second[t]
     for t1 in range(n_types):
-        if unseen[t1] == 0:
-            continue
-        first[t1] += 1
+        hand[4] = t1
         for t2 in range(t1, n_types):
             weight = unseen[t1] * (unseen[t1] - 1) // 2 if t2 == t1 else unseen[t1] * unseen[t2]
             if weight == 0:
                 continue
-            first[t2] += 1
-            keys[n] = _canonical_key(first, second, suits, ranks, base, image, scratch)
+            hand[5] = t2
+            keys[n] = _canonical_key_of_cards(hand, 6, thrown, 2, suits, ranks, powers, scratch)
             paths[n] = weight
-            first[t2] -= 1
             n += 1
-        first[t1] -= 1
     return n
 
 
+@kernel(inline="always")
+def _unseen(kept, thrown, full, unseen):
+    """Fill ``unseen`` with the counts ``full`` less the cards ``kept`` and ``thrown``; return their sum."""
+    unseen[:] = full
+    for c in range(kept.shape[0]):
+        unseen[kept[c]] -= 1
+    for c in range(thrown.shape[0]):
+        unseen[thrown[c]] -= 1
+    return unseen.sum()
+
+
 @kernel(nogil=True)
-def _hold_keys(hands, deads, choice, suits, ranks, base, out):
+def _hold_keys(hands, deads, choice, suits, ranks, powers, out):
     """For post-draw states (``hands``, ``deads``) and the hold index ``choice[i]`` each plays (in the
     lexicographic order of its distinct holds), the canonical key of (hold, the four dead cards)."""
     n_types = suits * ranks + 1
     holds = np.empty((15, 4), np.int64)
     thrown = np.empty((15, 2), np.int64)
-    first = np.zeros(n_types, np.int64)
-    second = np.zeros(n_types, np.int64)
-    image = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
+    dead = np.empty(4, np.int64)
+    scratch = np.empty(4, np.int64)
     for i in range(hands.shape[0]):
         _sub_holds(hands[i], n_types, holds, thrown)
         h = choice[i]
-        first[:] = 0
-        second[:] = 0
-        for c in range(4):
-            first[holds[h, c]] += 1
-        for c in range(2):
-            second[thrown[h, c]] += 1
-            second[deads[i, c]] += 1
-        out[i] = _canonical_key(first, second, suits, ranks, base, image, scratch)
+        dead[:2] = thrown[h]
+        dead[2:] = deads[i]
+        out[i] = _canonical_key_of_cards(holds[h], 4, dead, 4, suits, ranks, powers, scratch)
 
 
 @kernel(nogil=True)
@@ -247,14 +223,14 @@ def _thrown_by(hands, choice, n_types, out):
 
 
 @kernel(nogil=True)
-def _state_holds(hands, deads, a_keys, suits, ranks, base, out_holds, out_thrown, out_rows, out_level, out_n):
+def _state_holds(hands, deads, a_keys, suits, ranks, powers, out_holds, out_thrown, out_rows, out_level, out_n):
     """For each post-draw state: its distinct holds in lexicographic order, the cards each throws, the
     stage-A row of each (hold, four dead) class (-1 where stage A lacks it), its hu level, how many holds."""
     n_types = suits * ranks + 1
+    n_dead = 2 + deads.shape[1]
     first = np.zeros(n_types, np.int64)
-    second = np.zeros(n_types, np.int64)
-    image = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
+    dead = np.empty(n_dead, np.int64)
+    scratch = np.empty(n_dead, np.int64)
     holds = np.zeros((15, 4), np.int64)
     thrown = np.zeros((15, 2), np.int64)
     for i in range(hands.shape[0]):
@@ -264,18 +240,13 @@ def _state_holds(hands, deads, a_keys, suits, ranks, base, out_holds, out_thrown
         for c in range(6):
             first[hands[i, c]] += 1
         out_level[i] = _hu_level(first, suits, ranks)
+        dead[2:] = deads[i]
         for h in range(n):
-            first[:] = 0
-            second[:] = 0
-            for c in range(4):
-                first[holds[h, c]] += 1
-                out_holds[i, h, c] = holds[h, c]
-            for c in range(2):
-                second[thrown[h, c]] += 1
-                out_thrown[i, h, c] = thrown[h, c]
-            for c in range(deads.shape[1]):
-                second[deads[i, c]] += 1
-            out_rows[i, h] = _row_of(a_keys, _canonical_key(first, second, suits, ranks, base, image, scratch))
+            out_holds[i, h] = holds[h]
+            out_thrown[i, h] = thrown[h]
+            dead[:2] = thrown[h]
+            out_rows[i, h] = _row_of(a_keys, _canonical_key_of_cards(holds[h], 4, dead, n_dead, suits, ranks, powers,
+                                                                     scratch))
 
 
 @dataclass(frozen=True)
@@ -298,6 +269,6 @@ def state_holds(hands: np.ndarray, deads: np.ndarray, a_keys: np.ndarray, geomet
     out = StateHolds(np.zeros((n, 15, 4), np.int64), np.zeros((n, 15, 2), np.int64), np.full((n, 15), -1, np.int64),
                      np.empty(n, np.int8), np.empty(n, np.int64))
     _state_holds(np.ascontiguousarray(hands, np.int64), np.ascontiguousarray(deads, np.int64),
-                 np.ascontiguousarray(a_keys, np.int64), geometry.suits, geometry.ranks, pattern_base(geometry),
+                 np.ascontiguousarray(a_keys, np.int64), geometry.suits, geometry.ranks, pattern_powers(geometry),
                  out.holds, out.thrown, out.rows, out.level, out.n_holds)
     return out
