@@ -29,23 +29,26 @@ import numpy as np
 
 from solver.game.cards import DeckGeometry
 from solver.game.combinatorics import multisets
-from solver.game.symmetry_kernels import _canonical_key, canonical_keys, pattern_base
+from solver.game.symmetry_kernels import _canonical_key_of_cards, canonical_keys, pattern_powers
 from solver.runtime.jit import kernel
 
 
 @kernel
-def _extensions(first, avail, k, suits, ranks, base, out):
+def _extensions(first, avail, k, suits, ranks, powers, out):
     """The sorted k-card groups G (rows of type indices, ``G_t <= avail[t]``) for which (``first``, G)
     is canonical, in increasing order, written to ``out`` while it has room; returns how many."""
     n_types = first.shape[0]
     second = np.zeros(n_types, np.int64)
-    image = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
+    cards = np.empty(first.sum(), np.int64)
+    scratch = np.empty(max(cards.shape[0], k), np.int64)
     row = np.zeros(k, np.int64)
     first_key = 0
+    n_first = 0
     for t in range(n_types):
         for _ in range(first[t]):
             first_key = first_key * n_types + t
+            cards[n_first] = t
+            n_first += 1
     found = 0
     # non-decreasing rows in lexicographic order, each type at most avail[t] times
     depth = 0
@@ -69,7 +72,7 @@ def _extensions(first, avail, k, suits, ranks, base, out):
         key = first_key
         for c in range(k):
             key = key * n_types + row[c]
-        if _canonical_key(first, second, suits, ranks, base, image, scratch) == key:
+        if _canonical_key_of_cards(cards, n_first, row, k, suits, ranks, powers, scratch) == key:
             if found < out.shape[0]:
                 out[found] = row
             found += 1
@@ -86,7 +89,7 @@ def extensions(geometry: DeckGeometry, first: tuple[int, ...], k: int) -> np.nda
         counts[card] += 1
     avail = geometry.full_counts() - counts
     out = np.empty((comb(geometry.n_types + k - 1, k), k), np.int64)  # room for every k-card multiset
-    n = _extensions(counts, avail, k, geometry.suits, geometry.ranks, pattern_base(geometry), out)
+    n = _extensions(counts, avail, k, geometry.suits, geometry.ranks, pattern_powers(geometry), out)
     return out[:n].copy()
 
 
