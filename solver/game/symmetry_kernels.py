@@ -70,13 +70,29 @@ def _canonical_map(first, second, suits, ranks, base, image):
     a1, a2, fa = _suit_codes(first, second, 0, suits, ranks, base)
     b1, b2, fb = _suit_codes(first, second, 1, suits, ranks, base)
     c1, c2, fc = _suit_codes(first, second, 2, suits, ranks, base)
-    order = _suit_order((a1, b1, c1), (a2, b2, c2))
+    places = _places(_suit_order((a1, b1, c1), (a2, b2, c2)))
     flips = (fa, fb, fc)
-    for k in range(suits):
-        s = order[k]
-        for r in range(ranks):
-            image[s * ranks + r] = k * ranks + (ranks - 1 - r if flips[s] else r)
-    image[suits * ranks] = suits * ranks
+    for t in range(suits * ranks + 1):
+        image[t] = _image_of(t, suits, ranks, places, flips)
+
+
+@kernel(inline="always")
+def _places(order):
+    """Each suit's place in the canonical form, from the suits in canonical order."""
+    o0, o1, _ = order
+    return (0 if o0 == 0 else (1 if o1 == 0 else 2), 0 if o0 == 1 else (1 if o1 == 1 else 2),
+            0 if o0 == 2 else (1 if o1 == 2 else 2))
+
+
+@kernel(inline="always")
+def _image_of(t, suits, ranks, places, flips):
+    """Type ``t``'s image when suit s goes to place ``places[s]``, its ranks reversed where ``flips[s]``;
+    the joker maps to itself."""
+    if t >= suits * ranks:
+        return t
+    s = t // ranks
+    r = t - s * ranks
+    return places[s] * ranks + (ranks - 1 - r if flips[s] else r)
 
 
 @kernel(inline="always")
@@ -134,9 +150,7 @@ def _canonical_key_of_cards(first, n_first, second, n_second, suits, ranks, powe
     a1, a2, fa = _card_codes(first, n_first, second, n_second, 0, suits, ranks, powers)
     b1, b2, fb = _card_codes(first, n_first, second, n_second, 1, suits, ranks, powers)
     c1, c2, fc = _card_codes(first, n_first, second, n_second, 2, suits, ranks, powers)
-    o0, o1, o2 = _suit_order((a1, b1, c1), (a2, b2, c2))
-    places = (0 if o0 == 0 else (1 if o1 == 0 else 2), 0 if o0 == 1 else (1 if o1 == 1 else 2),
-              0 if o0 == 2 else (1 if o1 == 2 else 2))
+    places = _places(_suit_order((a1, b1, c1), (a2, b2, c2)))
     flips = (fa, fb, fc)
     key = _sorted_images(first, n_first, suits, ranks, places, flips, scratch, 0)
     return _sorted_images(second, n_second, suits, ranks, places, flips, scratch, key)
@@ -146,21 +160,15 @@ def _canonical_key_of_cards(first, n_first, second, n_second, suits, ranks, powe
 def _sorted_images(cards, n, suits, ranks, places, flips, scratch, key):
     """``key`` extended by the sorted images of ``cards[:n]`` when suit s goes to place ``places[s]``,
     reversed where ``flips[s]`` (digits base ``suits * ranks + 1``; the joker maps to itself)."""
-    n_suited = suits * ranks
     for c in range(n):
-        t = cards[c]
-        image = t
-        if t < n_suited:
-            s = t // ranks
-            r = t - s * ranks
-            image = places[s] * ranks + (ranks - 1 - r if flips[s] else r)
+        image = _image_of(cards[c], suits, ranks, places, flips)
         j = c
         while j > 0 and scratch[j - 1] > image:
             scratch[j] = scratch[j - 1]
             j -= 1
         scratch[j] = image
     for c in range(n):
-        key = key * (n_suited + 1) + scratch[c]
+        key = key * (suits * ranks + 1) + scratch[c]
     return key
 
 
