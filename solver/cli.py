@@ -179,6 +179,9 @@ def cmd_solve(args: argparse.Namespace) -> None:
     resumes from its finished chunks when rerun; a directory made for
     another configuration is refused (--force moves it aside). Prints the
     house edge, element of risk, standard deviation and time taken.
+    --column-store keeps every hold's payout-free columns in the cache
+    folder (about 2 GB for the real deck), so a later solve of the same deck
+    under other ting payouts or bet sizes builds none of them.
     """
     from solver.staged.run import solve
 
@@ -186,7 +189,8 @@ def cmd_solve(args: argparse.Namespace) -> None:
     if args.scheduler and args.backend != "dask":
         raise InputError("--scheduler is for --backend dask")
     summary = solve(config, args.out, bonus=args.bonus, restriction=args.restriction, n_jobs=args.jobs,
-                    backend=args.backend, scheduler=args.scheduler, quiet=args.quiet or args.json, force=args.force)
+                    backend=args.backend, scheduler=args.scheduler, quiet=args.quiet or args.json, force=args.force,
+                    column_store=args.column_store)
     if args.json:
         print(json.dumps(summary.to_json()))
         return
@@ -317,6 +321,8 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
+    parser.add_argument("--column-store", action="store_true",
+                        help="read and keep stage A's payout-free columns in the cache (about 2 GB, real deck)")
 
 
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
@@ -359,7 +365,10 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     read from there when already solved. Variants that differ only in the
     tian-hu, di-hu, double-down or fa-hu (step-11) payouts share the solve's
     first stage, so each after the first costs a fraction of a solve; the
-    ting-hu payouts and the bet sizes need a whole solve. One row per variant:
+    ting-hu payouts and the bet sizes walk that stage again, reading each
+    hold's payout-free columns from the cache folder, where the first such
+    variant stores them (about 2 GB for the real deck; --no-column-store
+    builds them each time instead). One row per variant:
     the payouts, house edge (exact fraction in --json), element of risk,
     average total bet, standard deviation, hit frequency and how often the
     player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04
@@ -391,7 +400,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     if args.scheduler and args.backend != "dask":
         raise InputError("--scheduler is for --backend dask")
     solver = VariantSolver(n_jobs=args.jobs, quiet=args.quiet or args.json, backend=args.backend,
-                           scheduler=args.scheduler)
+                           scheduler=args.scheduler, column_store=not args.no_column_store)
     solver.share(solver.directory(config), config)  # the configuration's own solve, when there is one
     rows = paytable_rows(config, grid, solver, progress) if grid else []
     targets = [solve_for_target(config, key, target, solver, progress=progress)
@@ -434,6 +443,8 @@ def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
                         help="joblib backend of each solve (dask spreads it over a cluster)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
+    parser.add_argument("--no-column-store", action="store_true",
+                        help="build each walking variant's columns instead of keeping them in the cache (2 GB)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
@@ -493,9 +504,11 @@ def cmd_cache(args: argparse.Namespace) -> None:
 
     The folder ($MAHJONG_POKER_CACHE, or ~/.cache/mahjong-poker) holds
     per-geometry tables, numba's compiled kernels (one folder per version of
-    the source) and the query indexes of solves; everything in it is rebuilt
-    on demand, so deleting is always safe. --prune deletes what this version
-    of the code can no longer read (tables and kernels of other versions,
+    the source), stage A's payout-free columns for paytable variants (one
+    folder per deck and version of the source) and the query indexes of
+    solves; everything in it is rebuilt on demand, so deleting is always
+    safe. --prune deletes what this version of the code can no longer read
+    (tables, kernels and columns of other versions,
     another checkout's kernels included, indexes of another format,
     leftovers of interrupted writes over an hour old); --clear deletes
     everything it lists. Only names the package writes are touched. A query
@@ -515,7 +528,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
                           "entries": [{"path": str(e.path), "kind": e.kind, "bytes": e.size, "current": e.current,
                                        "removed": e in removed} for e in entries]}))
         return
-    kinds = ("table", "kernels", "query index", "leftover")
+    kinds = ("table", "kernels", "columns", "query index", "leftover")
     rows = []
     for kind in kinds:
         current = [e for e in entries if e.kind == kind and e.current]

@@ -44,3 +44,22 @@ def _leave_no_query_indexes(tmp_path_factory):
             index_path(summary.parent).unlink(missing_ok=True)
         except OSError:  # the directory lacks one of the files an index is named by
             continue
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _leave_no_column_stores():
+    """Paytable variants that walk stage A store its payout-free columns in the user's cache folder: when
+    the session ends, delete the stores it created (those there before are the user's)."""
+    import shutil
+
+    from solver.runtime.diskcache import cache_dir
+    from solver.staged.column_store import FOLDER_PREFIX
+
+    def stores() -> set:
+        folder = cache_dir()
+        return set(folder.glob(f"{FOLDER_PREFIX}*")) if folder.is_dir() else set()
+
+    before = stores()
+    yield
+    for folder in stores() - before:
+        shutil.rmtree(folder, ignore_errors=True)

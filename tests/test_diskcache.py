@@ -40,6 +40,9 @@ def test_unwritable_cache_still_builds(tmp_path, monkeypatch) -> None:
     assert len(arrays["m4_types"]) > 0
 
 
+FOLDERS = ("numba/", "columns-")  # entries that are folders: compiled kernels, column stores
+
+
 def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) -> None:
     """`mahjong-poker cache` sorts the folder into current and stale entries by this code's version,
     table format, source digest and index format; --prune deletes only the stale, --clear the rest;
@@ -58,14 +61,14 @@ def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) ->
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     assert main(["cache"]) == 0 and "(empty)" in capsys.readouterr().out
     current = [f"alone-3x4x2j1-v{__version__}-f{FORMAT}.npz", f"tables-{'a' * 40}-i{INDEX_FORMAT}.idx",
-               f"numba/mahjong-poker-{SOURCE_DIGEST}"]
+               f"numba/mahjong-poker-{SOURCE_DIGEST}", f"columns-{'d' * 16}-{SOURCE_DIGEST}"]
     stale = ["alone-3x4x2j1-v0.0.1-f1.npz", f"community-3x4x2j1-v{__version__}-f{FORMAT + 1}.npz",
              f"tables-{'b' * 40}-i{INDEX_FORMAT + 1}.idx", f"tables-{'c' * 40}-i1.sqlite", "tmpabc.tmp",
-             "numba/mahjong-poker-0123456789abcdef0123"]
+             "numba/mahjong-poker-0123456789abcdef0123", f"columns-{'d' * 16}-{'0' * 20}"]
     foreign = ["notes.txt", "data.npz", "tables-mine.sqlite", "tmpyoung.tmp", "numba/other-project"]
     for name in current + stale + foreign:
         path = tmp_path / name
-        if name.startswith("numba/"):
+        if name.startswith(FOLDERS):
             path.mkdir(parents=True)
             (path / "kernel.nbi").write_bytes(b"x" * 10)
         else:
@@ -78,20 +81,20 @@ def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) ->
     flags = {e["path"][len(str(tmp_path)) + 1:]: e["current"] for e in data["entries"]}
     assert flags == {**{n: True for n in current}, **{n: False for n in stale}}
     kinds = {e["kind"] for e in data["entries"]}
-    assert kinds == {"table", "query index", "kernels", "leftover"}
+    assert kinds == {"table", "query index", "kernels", "columns", "leftover"}
     assert main(["cache"]) == 0
     assert "--prune" in capsys.readouterr().out
 
     assert main(["cache", "--prune", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["freed_bytes"] == 5 * 100 + 10
+    assert data["freed_bytes"] == 5 * 100 + 2 * 10
     assert sum(e["removed"] for e in data["entries"]) == len(stale)
 
     def left() -> set[str]:
         return {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
 
-    assert left() == {n + "/kernel.nbi" if n.startswith("numba/") else n for n in current + foreign}
+    assert left() == {n + "/kernel.nbi" if n.startswith(FOLDERS) else n for n in current + foreign}
     assert main(["cache", "--clear"]) == 0
-    assert "deleted 3 entries" in capsys.readouterr().out
-    assert left() == {n + "/kernel.nbi" if n.startswith("numba/") else n for n in foreign}
+    assert "deleted 4 entries" in capsys.readouterr().out
+    assert left() == {n + "/kernel.nbi" if n.startswith(FOLDERS) else n for n in foreign}
     assert main(["cache", "--prune", "--clear"]) == 2

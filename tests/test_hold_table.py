@@ -8,7 +8,8 @@ wins by inclusion-exclusion. Values must agree to 1e-12, and the tracked outcome
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +19,8 @@ from solver.game.cards import counts_of
 from solver.game.config import GameConfig
 from solver.game.outcomes import Outcome
 from solver.staged.classes import extensions
-from solver.staged.holds import TingConstants, hold_columns, price, walk
+from solver.staged.column_store import store_folder, stored_columns
+from solver.staged.holds import HoldColumns, TingConstants, hold_columns, live_columns, price, walk, with_bonus_columns
 
 # bonus payouts single precision cannot hold: the walk keeps the pair nets in double precision for them
 ODD = GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(1.0, 3.0), fa_hu_ante=0.7, fa_hu=1.3,
@@ -168,3 +170,58 @@ def test_pair_nets_are_single_precision_only_when_that_is_exact() -> None:
     hold = counts_of((0, 1, 2, 5), ODD.geometry)
     for config, dtype in ((CONFIGS["two-suits"], np.float32), (ODD, np.float64)):
         assert hold_columns(hold, config, TingConstants.of(config), bonus_sums=True).pair_bonus.dtype == dtype
+
+
+def _assert_same_columns(a: HoldColumns, b: HoldColumns) -> None:
+    for field in fields(HoldColumns):
+        x, y = getattr(a, field.name), getattr(b, field.name)
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype and x.shape == y.shape and (x == y).all(), field.name
+            assert y.flags.c_contiguous and y.flags.writeable, field.name
+        else:
+            assert x == y, field.name
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_a_variant_narrows_the_payout_free_columns_to_the_columns_it_builds(name: str, tmp_path: Path) -> None:
+    """A ting-payout or bet-size variant keeps, of a hold's payout-free columns, the communities its
+    payouts leave live (and adds the bonus net's): the same arrays, in the same order, as building them
+    for its payouts, so its walk is bit for bit a plain solve's. Likewise read back from the store, whose
+    file for the hold is written by the first variant; a file that cannot be read is built again."""
+    base = CONFIGS[name]
+    variants = [base, replace(base, ting_hu=0.17323), replace(base, ting_hu_flush=0.3, ting_hu_multiples=(1.0, 4.0)),
+                replace(base, ting_hu=9.0, fa_hu_bets=(1.0, 5.0)), 
+                replace(base, ting_hu=0.0, ting_hu_flush=0.0, ting_hu_ante=0.0, ting_hu_fa=0.0)]
+    for hold, _ in _random_cases(base, 8, 1, seed=31):
+        counts = counts_of(hold, base.geometry)
+        free = hold_columns(counts, base, TingConstants.of(base), prune=False)
+        path = store_folder(base, tmp_path) / f"{'-'.join(map(str, hold))}.npz"
+        for variant in variants:
+            assert store_folder(variant, tmp_path) == path.parent  # one store for every paytable
+            for bonus in (0.0, 5.0):
+                constants = TingConstants.of(variant, bonus)
+                for bonus_sums in (False, True):
+                    built = hold_columns(counts, variant, constants, bonus_sums)
+                    narrowed = live_columns(free, constants)
+                    if bonus or bonus_sums:
+                        narrowed = with_bonus_columns(narrowed, variant)
+                    _assert_same_columns(built, narrowed)
+                    _assert_same_columns(built, stored_columns(hold, variant, constants, path.parent, bonus_sums))
+                    assert path.exists()
+        path.write_bytes(b"cut short")
+        constants = TingConstants.of(base, 5.0)
+        _assert_same_columns(hold_columns(counts, base, constants), stored_columns(hold, base, constants, path.parent))
+        assert path.stat().st_size > len(b"cut short")  # stored again
+
+
+def test_on_the_real_deck_a_variant_keeps_fewer_communities_than_the_store() -> None:
+    """On the real deck most of a hold's communities can never bet under the rules' payouts (on the small
+    decks above nearly all can): narrowing the payout-free columns drops those, as building does."""
+    config = GameConfig()
+    for hold in ((0, 4, 9, 26), (0, 0, 9, 18)):  # 1m 5m 1p 9s: 10,285 of 26,145 live; 1m 1m 1p 1s
+        counts = counts_of(hold, config.geometry)
+        constants = TingConstants.of(config)
+        free = hold_columns(counts, config, constants, prune=False)
+        built = hold_columns(counts, config, constants)
+        assert built.n_live < 0.7 * free.n_live
+        _assert_same_columns(built, live_columns(free, constants))

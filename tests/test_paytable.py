@@ -13,6 +13,7 @@ import pytest
 from solver.cli import main
 from solver.game.config import GameConfig, load_config
 from solver.products.paytable import VariantSolver, parse_values, payout_slope, paytable_rows, solve_for_target
+from solver.staged.classes import group_classes
 from solver.staged.run import solve
 from solver.staged.summary import load_summary
 from solver.tables.files import content_digest
@@ -23,7 +24,8 @@ TWO_SUITS = GameConfig(suits=2, ranks=4, copies=2, jokers=1)
 
 @pytest.fixture(scope="module")
 def variant_solver(tmp_path_factory) -> VariantSolver:
-    return VariantSolver(n_jobs=2, quiet=True, root=tmp_path_factory.mktemp("variants"))
+    return VariantSolver(n_jobs=2, quiet=True, root=tmp_path_factory.mktemp("variants"),
+                         column_store=tmp_path_factory.mktemp("store"))
 
 
 def _same_tables(a: Path, b: Path, names: tuple[str, ...]) -> None:
@@ -64,7 +66,7 @@ def test_a_variant_of_the_step11_payouts_prices_the_walk_bit_for_bit(base: GameC
     """Variants of what a hu at step 11 pays price the first one's walk again instead of solving stage A,
     and give every table (stage A's included) and the exact figures of a solve from scratch; payouts that
     are not multiples of 1/2 (whose sums are rounded) included."""
-    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants")
+    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     rows = paytable_rows(base, {"fa_hu": [base.fa_hu, 1.37], "fa_hu_flush": [base.fa_hu_flush, 7.3]}, variants)
     assert variants.solves == 4
     for row in rows[1:]:
@@ -77,6 +79,30 @@ def test_a_variant_of_the_step11_payouts_prices_the_walk_bit_for_bit(base: GameC
         _same_tables(directory, Path(plain.directory), ("holds.parquet", "deals.parquet", "firsts.parquet",
                                                         "draws.parquet", "outcomes.parquet"))
     assert rows[3].summary.ev_exact > rows[0].summary.ev_exact
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("base", [load_config(ROOT / "configs" / "reduced-3x4.toml"),
+                                  load_config(ROOT / "configs" / "three-copies-3x4.toml")],
+                         ids=["reduced-3x4", "three-copies-3x4"])
+def test_variants_of_the_ting_payouts_read_the_column_store_bit_for_bit(base: GameConfig, tmp_path: Path) -> None:
+    """The first variant that walks stage A stores every hold's payout-free columns; the next ones (a ting
+    payout that sums inexactly, other bet sizes) read them and build none, and every table, stage A's and
+    the outcome counts' included, is a plain solve's, bit for bit."""
+    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    first = variants(base)
+    (store,) = (tmp_path / "store").iterdir()
+    files = {path: path.stat().st_mtime_ns for path in store.iterdir()}
+    assert len(files) == len(group_classes(base.geometry, 4))
+    for payouts in ({"ting_hu": 0.17323}, {"ting_hu_multiples": (1.0, 4.0), "ting_hu_flush": 2.5}):
+        config = replace(base, **payouts)
+        row = variants(config)
+        assert {path: path.stat().st_mtime_ns for path in store.iterdir()} == files  # read, not built
+        plain = solve(config, tmp_path / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row.ev_exact == plain.ev_exact and row.outcomes == plain.outcomes != first.outcomes
+        _same_tables(Path(row.directory), Path(plain.directory), ("holds.parquet", "tracking.parquet", "deals.parquet",
+                                                                  "firsts.parquet", "draws.parquet",
+                                                                  "outcomes.parquet"))
 
 
 def test_house_edge_is_monotone_in_each_payout(variant_solver: VariantSolver) -> None:
@@ -146,3 +172,21 @@ def test_cli_writes_json_csv_and_plot(tmp_path: Path, capsys, monkeypatch) -> No
     assert (out / "paytable-di_hu.svg").exists() and (out / "paytable-di_hu.png").exists()
     assert main(["paytable", "--config", str(config), "--vary", "di_hu=2,3", "--jobs", "2"]) == 0
     assert "0 solve(s) run" in capsys.readouterr().out  # solved once, read afterwards
+
+
+def test_solve_column_store_keeps_every_holds_columns(tmp_path: Path, monkeypatch, capsys) -> None:
+    """`solve --column-store` stores each hold class's payout-free columns in the cache folder, in a folder
+    of the deck's columns fingerprint; `paytable --no-column-store` stores none."""
+    monkeypatch.setattr("solver.staged.column_store.cache_dir", lambda: tmp_path / "cache")
+    config = tmp_path / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    assert main(["solve", "--config", str(config), "--out", str(tmp_path / "tables"), "--column-store", "--jobs", "2",
+                 "--quiet"]) == 0
+    (store,) = (tmp_path / "cache").iterdir()
+    assert store.name.startswith(f"columns-{TWO_SUITS.columns_fingerprint()}-")
+    assert len(list(store.glob("*.npz"))) == len(group_classes(TWO_SUITS.geometry, 4))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("solver.staged.column_store.cache_dir", lambda: tmp_path / "other")
+    assert main(["paytable", "--config", str(config), "--vary", "ting_hu=1.5", "--jobs", "2", "--quiet",
+                 "--no-column-store"]) == 0
+    assert "1 solve(s) run" in capsys.readouterr().out and not (tmp_path / "other").exists()

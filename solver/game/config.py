@@ -129,6 +129,12 @@ class GameConfig:
         share the walk, each pricing it with its own step-11 payouts."""
         return self._fingerprint_without(DEAL_PAYOUTS + STEP11_PAYOUTS)
 
+    def columns_fingerprint(self) -> str:
+        """Hash of the fields that decide which completions win (the deck and the hu rules): all but the
+        payouts and the bonus bet's, so every paytable variant of a game shares stage A's payout-free
+        columns (:mod:`solver.staged.column_store`)."""
+        return self._fingerprint_without(PAYOUT_KEYS + BONUS_KEYS)
+
     def _fingerprint_without(self, keys: tuple[str, ...]) -> str:
         data = {k: v for k, v in asdict(self).items() if k not in keys}
         canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
@@ -164,6 +170,8 @@ DEFAULT_CONFIG = GameConfig()
 
 #: The keys of the ``[payouts]`` table.
 PAYOUT_KEYS: tuple[str, ...] = _TABLES["payouts"]
+#: What decides the bonus bet alone: its paytable and its interpretation.
+BONUS_KEYS: tuple[str, ...] = _TABLES["bonus"] + ("straight_flush_adds_flush",)
 #: Payouts settled before the fa-hu bet (steps 3-6): the values of a kept hold do not depend on them.
 DEAL_PAYOUTS = ("tian_hu", "tian_hu_flush", "di_hu", "di_hu_flush", "double_down")
 #: What a hu at step 11 pays: stage A's values are linear in these, with coefficients (the step-11

@@ -1,8 +1,9 @@
 """What the cache folder holds, current or stale for this version of the code: ``mahjong-poker cache``.
 
 The folder (:func:`solver.runtime.diskcache.cache_dir`) holds per-geometry
-tables, numba's compiled kernels (one folder per version of the source) and
-the query indexes of solves; all of it is rebuilt on demand, so what this
+tables, numba's compiled kernels (one folder per version of the source),
+stage A's payout-free columns for paytable variants and the query indexes
+of solves; all of it is rebuilt on demand, so what this
 code can no longer read can be deleted.
 """
 
@@ -22,8 +23,9 @@ class CacheEntry:
     path: Path
     kind: str
     """``table`` (per-geometry arrays), ``kernels`` (numba's compiled code for one version of the
-    source), ``query index`` (a solve's tables for ``best --tables``) or ``leftover`` (an interrupted
-    write's temporary file)."""
+    source), ``columns`` (stage A's payout-free columns of one deck and version of the source,
+    :mod:`solver.staged.column_store`), ``query index`` (a solve's tables for ``best --tables``) or
+    ``leftover`` (an interrupted write's temporary file)."""
     size: int
     """Bytes on disk (a folder: all its files)."""
     current: bool
@@ -58,15 +60,18 @@ def cache_entries() -> list[CacheEntry]:
     import re
     import time
 
-    from solver.runtime.jit import kernel_cache_folder
+    from solver.runtime.jit import SOURCE_DIGEST, kernel_cache_folder
     from solver.tables.index import INDEX_FORMAT
 
     folder = cache_dir()
     table = re.compile(r"[a-z_]+-\d+x\d+x\d+j\d+-v[0-9A-Za-z.+]+-f\d+\.npz")
     index = re.compile(r"tables-[0-9a-f]{40}-i\d+\.(idx|sqlite)")  # .sqlite: the format before 2
     entries = []
+    columns = re.compile(r"columns-[0-9a-f]{16}-[0-9a-f]{20}")
     for path in sorted(folder.iterdir()) if folder.is_dir() else []:
         name = path.name
+        if path.is_dir() and columns.fullmatch(name):
+            entries.append(CacheEntry(path, "columns", _size(path), name.endswith(f"-{SOURCE_DIGEST}")))
         if not path.is_file():
             continue
         if table.fullmatch(name):

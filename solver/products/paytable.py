@@ -12,7 +12,10 @@ the others read it. Variants that also differ in what a hu at step 11 pays
 (:data:`solver.game.config.STEP11_PAYOUTS`) share its walk, the step-11
 counts and ting gains those values are linear combinations of: the others
 price it again (:func:`solver.staged.holds.price`). Every variant reads the
-outcome counts it shares with the solve it takes stage A from.
+outcome counts it shares with the solve it takes stage A from. A variant of
+the ting payouts or bet sizes walks stage A again, but reads each hold's
+payout-free columns from the store the first such variant filled
+(:mod:`solver.staged.column_store`).
 
 Under a fixed strategy the EV is linear in each payout, and optimal play
 takes the best strategy at each value, so the EV is a convex, non-decreasing,
@@ -124,8 +127,12 @@ class VariantSolver:
     """Solves variants of one base configuration, each once, sharing stage A where the payouts allow."""
 
     def __init__(self, n_jobs: int = -1, quiet: bool = True, backend: str = "loky", scheduler: str | None = None,
-                 root: Path | None = None) -> None:
+                 root: Path | None = None, column_store: bool | Path = True) -> None:
         self.n_jobs, self.quiet, self.backend, self.scheduler, self.root = n_jobs, quiet, backend, scheduler, root
+        self.column_store = column_store
+        """Whether a variant that walks stage A reads the holds' payout-free columns from the store (and
+        stores those it builds), so that the next variant of a ting payout or bet size builds none; a
+        folder: the store's root instead of the cache folder (see :func:`solver.staged.run.solve`)."""
         self._stage_a: dict[str, Path] = {}  # by holds fingerprint: the same stage A, read as it is
         self._walks: dict[str, Path] = {}  # by ting fingerprint: the same walk, priced again
         self.solves = 0
@@ -143,8 +150,10 @@ class VariantSolver:
         directory = self.directory(config)
         source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
         has_own = (directory / "holds.parquet").exists()
+        walks = has_own or source is None
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
-                        quiet=self.quiet, holds_from=None if has_own or source is None else source)
+                        quiet=self.quiet, holds_from=None if walks else source,
+                        column_store=self.column_store if walks else False)
         self.solves += 0 if summary.reused else 1
         self.share(directory, config)
         return summary

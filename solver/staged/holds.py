@@ -62,7 +62,7 @@ weights and the weighted win counts of each, exact integers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
@@ -301,15 +301,15 @@ def _fill_bonus_columns(i, j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_s
 
 @kernel
 def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, t2_least, fa_bets, c_fa, p1,
-                  pf1, m_min, m_max, bonus_objective, bonus, succ4, succ5, m6_net, coef_table, base, alive_index,
+                  pf1, m_min, m_max, prune, bonus, succ4, succ5, m6_net, coef_table, base, alive_index,
                   acount, w0, q0, lin, qb, linb, pair_level, pair_bonus, g_hu, g_flush):
     """Fill the columns of every live community of the hold (count vector ``hold``, jokers last; ``M``:
     the suited pool it leaves). Returns how many are live.
 
     Community ``i`` of ``m4`` is live unless it cannot occur, wins at step 11 (then it goes into the
-    inclusion-exclusion tables ``g_hu``, ``g_flush``), or folds at the ting under every dead set
-    (checked with W and Wf at their largest and the fewest completions left, ``t2_least``; never so
-    with a ``bonus_objective``, where a bet also settles the bonus). For live
+    inclusion-exclusion tables ``g_hu``, ``g_flush``), or, with ``prune``, folds at the ting under every
+    dead set (:func:`_may_bet`; never pruned with a bonus bet in the objective, where a bet also settles
+    the bonus). For live
     community ``j`` (``alive_index[j] = i``): ``acount[t, j]`` its count of type t, ``w0[j]`` its
     combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]`` their
     columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)``; with ``bonus``, ``qb``,
@@ -342,7 +342,7 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
         if jokers == 0:
             _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, suits, ranks, levels)
         win, win_flush = _pair_wins(m, levels, n_suited)
-        if not bonus_objective and not _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
+        if prune and not _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
             continue
         j = n_live
         n_live += 1
@@ -363,6 +363,8 @@ class HoldColumns:
     hold: np.ndarray
     pool: np.ndarray
     n_live: int
+    alive_index: np.ndarray
+    """Each live community's index among the four-card communities."""
     acount: np.ndarray
     w0: np.ndarray
     q0: np.ndarray
@@ -384,50 +386,108 @@ def binomial_table(n: int) -> np.ndarray:
     return table
 
 
+def _fewest_completions(pool: np.ndarray) -> float:
+    """C(left, 2) at its smallest over the dead sets of a hold leaving the suited ``pool``: what
+    :func:`_may_bet` compares the wins with."""
+    most_dead = min(4, int(pool.sum()) - 6)
+    return float(comb(int(pool.sum()) - most_dead - 4, 2))
+
+
+def _bonus_buffers(config: GameConfig, n: int) -> tuple[np.ndarray, ...]:
+    """The community bonus nets, and room for ``n`` communities' bonus columns ``qb``, ``linb``,
+    ``pair_bonus``."""
+    n_suited = config.geometry.n_suited
+    net = community_bonus_net(config)
+    # the pair nets are the columns' largest array, written once per community and read at every node: in
+    # single precision when that holds every net exactly (the rules' payouts do), so the sums are unchanged
+    exact_single = np.array_equal(net.astype(np.float32), net)
+    return (net, np.empty(n), np.empty((n_suited, n)),
+            np.empty((n_suited, n_suited, n), np.float32 if exact_single else np.float64))
+
+
 def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingConstants,
-                 bonus_sums: bool = False) -> HoldColumns:
+                 bonus_sums: bool = False, prune: bool = True) -> HoldColumns:
     """The columns of one hold (count vector with jokers last) for its walk over dead sets; with the bonus
     net's (which tracking reads, whatever the objective) when the objective has a bonus bet or
-    ``bonus_sums``."""
+    ``bonus_sums``. ``prune=False`` keeps every community that can occur and does not win at step 11,
+    whatever the payouts: the columns a paytable's variants share (:func:`live_columns`)."""
     geometry = config.geometry
     n_suited = geometry.n_suited
     index = community_index(geometry)
     alone = alone_index(geometry)
     hold = np.ascontiguousarray(hold_counts, dtype=np.int64)
     pool = (geometry.full_counts() - hold)[:n_suited]
-    most_dead = min(4, int(pool.sum()) - 6)
-    t2_least = comb(int(pool.sum()) - most_dead - 4, 2)
     n = len(index.m4_types)
     bonus = constants.bonus_bet > 0 or bonus_sums
-    nb = n if bonus else 0
     alive_index = np.empty(n, np.int64)
     acount = np.empty((n_suited, n), np.int8)
     w0 = np.empty(n)
     q0 = np.empty((2, n))
     lin = np.empty((2, n_suited, n), np.int16)
-    qb = np.empty(nb)
-    linb = np.empty((n_suited, nb))
     pair_level = np.empty((n_suited, n_suited, n), np.int8)
-    net = community_bonus_net(config) if bonus else np.zeros(1)
-    # the pair nets are the columns' largest array, written once per community and read at every node: in
-    # single precision when that holds every net exactly (the rules' payouts do), so the sums are unchanged
-    exact_single = np.array_equal(net.astype(np.float32), net)
-    pair_bonus = np.empty((n_suited, n_suited, nb), np.float32 if exact_single else np.float64)
+    net, qb, linb, pair_bonus = _bonus_buffers(config, n) if bonus else _no_bonus_buffers(n_suited)
     base = n_suited + 1
     g_hu = np.zeros(base**4, np.int64)
     g_flush = np.zeros(base**4, np.int64)
     n_live = _hold_columns(
         hold, pool, index.m4_types, alone.offsets, alone.pairs, suit_table(geometry), geometry.suits,
-        geometry.ranks, digit_cap(geometry), float(t2_least), constants.fa_bets, constants.c, constants.p1,
-        constants.pf1, constants.m_min, constants.m_max, constants.bonus_bet > 0, bonus, index.succ4, index.succ5, net,
-        binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, qb, linb, pair_level,
-        pair_bonus, g_hu, g_flush)
+        geometry.ranks, digit_cap(geometry), _fewest_completions(pool), constants.fa_bets, constants.c, constants.p1,
+        constants.pf1, constants.m_min, constants.m_max, prune and constants.bonus_bet == 0, bonus, index.succ4,
+        index.succ5, net, binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, qb, linb,
+        pair_level, pair_bonus, g_hu, g_flush)
     live = slice(0, n_live)
     keep = slice(0, n_live if bonus else 0)
-    return HoldColumns(hold, pool, n_live, np.ascontiguousarray(acount[:, live]), w0[live].copy(),
-                       np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]), qb[keep].copy(),
-                       np.ascontiguousarray(linb[:, keep]), np.ascontiguousarray(pair_level[:, :, live]),
-                       np.ascontiguousarray(pair_bonus[:, :, keep]), g_hu, g_flush)
+    return HoldColumns(hold, pool, n_live, alive_index[live].copy(), np.ascontiguousarray(acount[:, live]),
+                       w0[live].copy(), np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]),
+                       qb[keep].copy(), np.ascontiguousarray(linb[:, keep]),
+                       np.ascontiguousarray(pair_level[:, :, live]), np.ascontiguousarray(pair_bonus[:, :, keep]),
+                       g_hu, g_flush)
+
+
+def _no_bonus_buffers(n_suited: int) -> tuple[np.ndarray, ...]:
+    """Empty bonus columns, for columns without the bonus net."""
+    return np.zeros(1), np.empty(0), np.empty((n_suited, 0)), np.empty((n_suited, n_suited, 0), np.float32)
+
+
+@kernel
+def _live_mask(q0, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa, out):
+    for j in range(q0.shape[1]):
+        out[j] = _may_bet(q0[0, j], q0[1, j], p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa)
+
+
+def live_columns(columns: HoldColumns, constants: TingConstants) -> HoldColumns:
+    """Of payout-free columns (``hold_columns(prune=False)``, no bonus net), those the payouts of
+    ``constants`` leave live: the same arrays, in the same order, as :func:`hold_columns` gives."""
+    if constants.bonus_bet > 0:
+        return columns
+    live = np.empty(columns.n_live, np.bool_)
+    _live_mask(columns.q0, constants.p1, constants.pf1, _fewest_completions(columns.pool), constants.m_min,
+               constants.m_max, constants.fa_bets, constants.c, live)
+    keep = np.flatnonzero(live)
+    c = columns
+    return HoldColumns(c.hold, c.pool, len(keep), c.alive_index[keep], np.take(c.acount, keep, axis=1),
+                       c.w0[keep], np.take(c.q0, keep, axis=1), np.take(c.lin, keep, axis=2), c.qb, c.linb,
+                       np.take(c.pair_level, keep, axis=2), c.pair_bonus, c.g_hu, c.g_flush)
+
+
+@kernel
+def _bonus_columns(alive_index, acount, pool, succ4, succ5, m6_net, pair_bonus, linb, qb):
+    n_suited = pool.shape[0]
+    m = np.empty(n_suited, np.int64)
+    for j in range(alive_index.shape[0]):
+        for t in range(n_suited):
+            m[t] = pool[t] - acount[t, j]
+        _fill_bonus_columns(alive_index[j], j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_suited)
+
+
+def with_bonus_columns(columns: HoldColumns, config: GameConfig) -> HoldColumns:
+    """``columns`` (without the bonus net) with the bonus net's columns added: what
+    ``hold_columns(bonus_sums=True)`` gives for the same live communities."""
+    index = community_index(config.geometry)
+    net, qb, linb, pair_bonus = _bonus_buffers(config, columns.n_live)
+    _bonus_columns(columns.alive_index, columns.acount, columns.pool, index.succ4, index.succ5, net, pair_bonus,
+                   linb, qb)
+    return replace(columns, qb=qb, linb=linb, pair_bonus=pair_bonus)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ from solver.game.symmetry_kernels import canonical_keys, pattern_powers
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 from solver.staged.classes import extensions, group_classes
+from solver.staged.column_store import store_folder, stored_columns
 from solver.staged.forward import (
     DealChoice,
     DrawStage,
@@ -69,7 +70,7 @@ from solver.staged.forward import (
     outcome_counts,
     sum_exact,
 )
-from solver.staged.holds import TRACK_COLUMNS, TingConstants, hold_columns, price, walk
+from solver.staged.holds import TRACK_COLUMNS, HoldColumns, TingConstants, hold_columns, price, walk
 from solver.staged.objective import Objective, Policy
 from solver.staged.stages import StateHolds, _draw_stage, _first_stage, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
@@ -103,6 +104,16 @@ class _Solve:
     config: GameConfig
     objective: Objective
     directory: Path
+    column_store: Path | None = None
+    """The folder of stage A's payout-free columns, when the solve reads them from a store
+    (:mod:`solver.staged.column_store`)."""
+
+    def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False) -> HoldColumns:
+        """Stage A's columns of the hold class ``hold`` (its cards), from the store when the solve uses it."""
+        cards = tuple(int(c) for c in hold)
+        if self.column_store is not None:
+            return stored_columns(cards, self.config, constants, self.column_store, bonus_sums)
+        return hold_columns(counts_of(cards, self.config.geometry), self.config, constants, bonus_sums)
 
     @property
     def n_bets(self) -> int:
@@ -228,8 +239,7 @@ def _holds_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
     keys, values = [], []
     for hold in holds:
         dead = extensions(geometry, tuple(int(c) for c in hold), 4)
-        columns = hold_columns(counts_of(tuple(hold), geometry), config, constants)
-        values.append(walk(columns, dead, config, constants))
+        values.append(walk(solve.columns(hold, constants), dead, config, constants))
         keys.append(_group_keys(hold, dead, geometry.n_types))
     return _holds_table(np.concatenate(keys), np.concatenate(values), len(config.fa_hu_bets))
 
@@ -458,7 +468,7 @@ def _tracking_work(solve: _Solve, hold_keys: np.ndarray) -> pa.Table:
         lo, hi = np.searchsorted(requests["key"], [hold_key * div, (hold_key + 1) * div])
         (hold,), = decode_rows(np.array([hold_key]), geometry.n_types, (4,))
         (dead,) = decode_rows(np.asarray(requests["key"][lo:hi]) % div, geometry.n_types, (4,))
-        columns = hold_columns(counts_of(tuple(hold), geometry), config, constants, bonus_sums=True)
+        columns = solve.columns(hold, constants, bonus_sums=True)
         parts.append(walk(columns, dead, config, constants, np.asarray(requests["bet"][lo:hi]),
                           np.asarray(requests["minimum"][lo:hi])))
     sums = np.concatenate(parts)
@@ -646,7 +656,7 @@ def _card_names(rows: np.ndarray, geometry: DeckGeometry) -> list[str]:
 def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
           restriction: str = "optimal", chart: Policy | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
-          holds_from: Path | str | None = None) -> Summary:
+          holds_from: Path | str | None = None, column_store: bool | Path = False) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
     Finished chunks already in the directory are kept (a killed solve
@@ -659,8 +669,11 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     whose stage A (``holds.parquet``) this solve reads instead of solving it
     again: a restricted strategy, or a paytable variant; or one that also
     differs in what a hu at step 11 pays (:data:`solver.game.config.STEP11_PAYOUTS`),
-    whose stage A this solve prices again. Returns the game's summary, also
-    written to ``summary.parquet``.
+    whose stage A this solve prices again. ``column_store``: read each hold's
+    payout-free columns from a store in the cache folder (or in the folder
+    given), storing those not there (:mod:`solver.staged.column_store`): the
+    same tables, and a later solve of the same deck (a paytable variant of the
+    ting payouts or bet sizes) builds none. Returns the game's summary, also written to ``summary.parquet``.
     """
     start = time.monotonic()
     objective = Objective(bonus, restriction, chart)
@@ -676,13 +689,15 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
         if _complete(directory, source, quiet):
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
-        return _solve(config, objective, directory, source, start, n_jobs, backend, scheduler, quiet)
+        store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
+        solve_ = _Solve(config, objective, directory, store)
+        return _solve(solve_, source, start, n_jobs, backend, scheduler, quiet)
 
 
-def _solve(config: GameConfig, objective: Objective, directory: Path, source: Path | None, start: float,
-           n_jobs: int, backend: str, scheduler: str | None, quiet: bool) -> Summary:
+def _solve(solve: _Solve, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,
+           quiet: bool) -> Summary:
     """The stages, the forward count and the tables, into a prepared and locked directory."""
-    solve = _Solve(config, objective, directory)
+    directory = solve.directory
     if not quiet:
         print(f"solving into {directory}", file=sys.stderr)
     timings: dict[str, float] = {}

@@ -1,0 +1,102 @@
+"""Stage A's payout-free columns of every hold, kept on disk for a paytable's variants.
+
+Which completions win, for every hold and community (the pair levels, the win
+counts W and Wf and their columns, the step-11 inclusion-exclusion tables:
+:func:`solver.staged.holds.hold_columns` with ``prune=False``), depends on the
+deck and the hu rules, not on any payout. A variant of a ting payout or a bet
+size walks stage A again; with the store it reads each hold's columns
+(decompressing them takes about a fifth of building them) and keeps the
+communities its own payouts leave live (:func:`solver.staged.holds.live_columns`):
+the same arrays, so the same values, bit for bit, as building them.
+
+The store is a folder of the cache (:func:`solver.runtime.diskcache.cache_dir`)
+named by the configuration's columns fingerprint and the digest of this
+package's source, so columns made by other rules or other code are never
+read. One file per hold class, written to a temporary name and renamed; a
+file that cannot be read is built again. The real deck's store takes about
+2 GB.
+"""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from solver.game.cards import counts_of
+from solver.game.config import GameConfig
+from solver.runtime.diskcache import cache_dir
+from solver.runtime.files import written_atomically
+from solver.runtime.jit import SOURCE_DIGEST
+from solver.staged.holds import HoldColumns, TingConstants, hold_columns, live_columns, with_bonus_columns
+
+#: The per-community arrays kept, compressed (zlib level 1: the pair levels shrink about twelvefold).
+_PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
+#: The prefix of the store's folders in the cache folder.
+FOLDER_PREFIX = "columns-"
+
+
+def store_folder(config: GameConfig, root: Path | None = None) -> Path:
+    """The folder of ``config``'s columns for this version of the source, in ``root`` (default: the cache
+    folder)."""
+    return (root or cache_dir()) / f"{FOLDER_PREFIX}{config.columns_fingerprint()}-{SOURCE_DIGEST}"
+
+
+def stored_columns(hold: tuple[int, ...], config: GameConfig, constants: TingConstants, folder: Path,
+                   bonus_sums: bool = False) -> HoldColumns:
+    """``hold_columns`` of the hold class ``hold`` (its cards), from its payout-free columns in the store
+    ``folder`` (:func:`store_folder`; built and stored when absent): the same arrays as
+    ``hold_columns(counts_of(hold), config, constants, bonus_sums)``."""
+    path = folder / f"{'-'.join(map(str, hold))}.npz"
+    free = _read(path, hold, config)
+    if free is None:
+        free = hold_columns(counts_of(hold, config.geometry), config, constants, prune=False)
+        _write(path, free)
+    columns = live_columns(free, constants)
+    return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
+
+
+def _write(path: Path, columns: HoldColumns) -> None:
+    """Store ``columns`` (payout-free, no bonus net) at ``path``; nothing when the folder cannot be written."""
+    arrays = {}
+    for name in _PACKED:
+        array = np.ascontiguousarray(getattr(columns, name))
+        arrays[name] = np.frombuffer(zlib.compress(array.tobytes(), 1), np.uint8)
+        arrays[f"{name}_shape"] = np.array(array.shape, np.int64)
+        arrays[f"{name}_dtype"] = np.array(array.dtype.str)
+    for name in ("g_hu", "g_flush"):  # sparse: a few thousand of 28^4 entries
+        table = getattr(columns, name)
+        where = np.flatnonzero(table)
+        arrays[f"{name}_at"], arrays[f"{name}_values"] = where, table[where]
+        arrays[f"{name}_size"] = np.array(table.size, np.int64)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with written_atomically(path, unique=True) as tmp, open(tmp, "wb") as handle:
+            np.savez(handle, **arrays)
+    except OSError:
+        pass
+
+
+def _read(path: Path, hold: tuple[int, ...], config: GameConfig) -> HoldColumns | None:
+    """The payout-free columns stored at ``path``, or None when there are none (or they cannot be read)."""
+    try:
+        with np.load(path) as data:
+            # a bytearray, so the arrays are writable like built ones (the kernels are compiled for those)
+            packed = {name: np.frombuffer(bytearray(zlib.decompress(data[name].tobytes())),
+                                          np.dtype(str(data[f"{name}_dtype"]))).reshape(tuple(data[f"{name}_shape"]))
+                      for name in _PACKED}
+            tables = {}
+            for name in ("g_hu", "g_flush"):
+                table = np.zeros(int(data[f"{name}_size"]), np.int64)
+                table[data[f"{name}_at"]] = data[f"{name}_values"]
+                tables[name] = table
+    except (OSError, ValueError, KeyError, zlib.error):
+        return None
+    geometry = config.geometry
+    counts = np.ascontiguousarray(counts_of(hold, geometry), dtype=np.int64)
+    n_suited = geometry.n_suited
+    pool = (geometry.full_counts() - counts)[:n_suited]
+    no_bonus = {"qb": np.empty(0), "linb": np.empty((n_suited, 0)),
+                "pair_bonus": np.empty((n_suited, n_suited, 0), np.float32)}
+    return HoldColumns(counts, pool, len(packed["w0"]), **packed, **no_bonus, **tables)
