@@ -86,12 +86,14 @@ def work_processes(n_jobs: int, units: int) -> int:
 
 
 def stop_workers() -> None:
-    """Kill the reusable loky workers now (after an interrupt: they would finish their tasks first)."""
+    """Kill the reusable loky workers now (after an interrupt: they would finish their tasks first), and wait
+    for the executor to close its queues: exiting before that leaves loky's resource tracker warning of
+    leaked semaphores."""
     try:
         from joblib.externals.loky import reusable_executor
 
         executor = reusable_executor._executor  # the one joblib reuses; None if none was started
         if executor is not None:
-            executor.shutdown(wait=False, kill_workers=True)
+            executor.shutdown(wait=True, kill_workers=True)
     except Exception:  # already gone, or joblib changed its insides: the workers' watch still ends them
         pass

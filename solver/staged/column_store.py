@@ -29,7 +29,14 @@ from solver.game.config import GameConfig
 from solver.runtime.diskcache import cache_dir
 from solver.runtime.files import written_atomically
 from solver.runtime.jit import SOURCE_DIGEST
-from solver.staged.holds import HoldColumns, TingConstants, hold_columns, live_columns, with_bonus_columns
+from solver.staged.holds import (
+    HoldColumns,
+    TingConstants,
+    hold_columns,
+    live_columns,
+    no_bonus_columns,
+    with_bonus_columns,
+)
 
 #: The per-community arrays kept, compressed (zlib level 1: the pair levels shrink about twelvefold).
 _PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
@@ -97,6 +104,4 @@ def _read(path: Path, hold: tuple[int, ...], config: GameConfig) -> HoldColumns 
     counts = np.ascontiguousarray(counts_of(hold, geometry), dtype=np.int64)
     n_suited = geometry.n_suited
     pool = (geometry.full_counts() - counts)[:n_suited]
-    no_bonus = {"qb": np.empty(0), "linb": np.empty((n_suited, 0)),
-                "pair_bonus": np.empty((n_suited, n_suited, 0), np.float32)}
-    return HoldColumns(counts, pool, len(packed["w0"]), **packed, **no_bonus, **tables)
+    return HoldColumns(counts, pool, len(packed["w0"]), **packed, **no_bonus_columns(n_suited), **tables)

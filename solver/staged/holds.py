@@ -280,7 +280,8 @@ def _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited):
 
 @kernel(inline="always")
 def _fill_bonus_columns(i, j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_suited):
-    """The same sums for the bonus net of four-card community ``i`` (live community ``j``)."""
+    """The same sums for the bonus net of four-card community ``i`` (live community ``j``, leaving the pool
+    ``m``)."""
     row4_total = 0.0
     for a in range(n_suited):
         row5 = succ4[i, a]
@@ -301,8 +302,8 @@ def _fill_bonus_columns(i, j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_s
 
 @kernel
 def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, t2_least, fa_bets, c_fa, p1,
-                  pf1, m_min, m_max, prune, bonus, succ4, succ5, m6_net, coef_table, base, alive_index,
-                  acount, w0, q0, lin, qb, linb, pair_level, pair_bonus, g_hu, g_flush):
+                  pf1, m_min, m_max, prune, coef_table, base, alive_index, acount, w0, q0, lin, pair_level, g_hu,
+                  g_flush):
     """Fill the columns of every live community of the hold (count vector ``hold``, jokers last; ``M``:
     the suited pool it leaves). Returns how many are live.
 
@@ -312,10 +313,8 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     the bonus). For live
     community ``j`` (``alive_index[j] = i``): ``acount[t, j]`` its count of type t, ``w0[j]`` its
     combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]`` their
-    columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)``; with ``bonus``, ``qb``,
-    ``linb`` and ``pair_bonus`` the same for the summed bonus net.
-    
-    """
+    columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)`` (the bonus net's columns come
+    after, :func:`_bonus_columns`)."""
     n_suited = suits * ranks
     jokers = hold[n_suited]
     powers = np.ones(ranks, np.int64)
@@ -351,8 +350,6 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
         q0[0, j] = win
         q0[1, j] = win_flush
         _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited)
-        if bonus:
-            _fill_bonus_columns(i, j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_suited)
     return n_live
 
 
@@ -418,35 +415,32 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
     hold = np.ascontiguousarray(hold_counts, dtype=np.int64)
     pool = (geometry.full_counts() - hold)[:n_suited]
     n = len(index.m4_types)
-    bonus = constants.bonus_bet > 0 or bonus_sums
     alive_index = np.empty(n, np.int64)
     acount = np.empty((n_suited, n), np.int8)
     w0 = np.empty(n)
     q0 = np.empty((2, n))
     lin = np.empty((2, n_suited, n), np.int16)
     pair_level = np.empty((n_suited, n_suited, n), np.int8)
-    net, qb, linb, pair_bonus = _bonus_buffers(config, n) if bonus else _no_bonus_buffers(n_suited)
     base = n_suited + 1
     g_hu = np.zeros(base**4, np.int64)
     g_flush = np.zeros(base**4, np.int64)
     n_live = _hold_columns(
         hold, pool, index.m4_types, alone.offsets, alone.pairs, suit_table(geometry), geometry.suits,
         geometry.ranks, digit_cap(geometry), _fewest_completions(pool), constants.fa_bets, constants.c, constants.p1,
-        constants.pf1, constants.m_min, constants.m_max, prune and constants.bonus_bet == 0, bonus, index.succ4,
-        index.succ5, net, binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, qb, linb,
-        pair_level, pair_bonus, g_hu, g_flush)
+        constants.pf1, constants.m_min, constants.m_max, prune and constants.bonus_bet == 0,
+        binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush)
     live = slice(0, n_live)
-    keep = slice(0, n_live if bonus else 0)
-    return HoldColumns(hold, pool, n_live, alive_index[live].copy(), np.ascontiguousarray(acount[:, live]),
-                       w0[live].copy(), np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]),
-                       qb[keep].copy(), np.ascontiguousarray(linb[:, keep]),
-                       np.ascontiguousarray(pair_level[:, :, live]), np.ascontiguousarray(pair_bonus[:, :, keep]),
-                       g_hu, g_flush)
+    columns = HoldColumns(hold, pool, n_live, alive_index[live].copy(), np.ascontiguousarray(acount[:, live]),
+                          w0[live].copy(), np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]),
+                          pair_level=np.ascontiguousarray(pair_level[:, :, live]), g_hu=g_hu, g_flush=g_flush,
+                          **no_bonus_columns(n_suited))
+    return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
 
 
-def _no_bonus_buffers(n_suited: int) -> tuple[np.ndarray, ...]:
-    """Empty bonus columns, for columns without the bonus net."""
-    return np.zeros(1), np.empty(0), np.empty((n_suited, 0)), np.empty((n_suited, n_suited, 0), np.float32)
+def no_bonus_columns(n_suited: int) -> dict[str, np.ndarray]:
+    """The bonus net's columns of columns without them: empty."""
+    return {"qb": np.empty(0), "linb": np.empty((n_suited, 0)),
+            "pair_bonus": np.empty((n_suited, n_suited, 0), np.float32)}
 
 
 @kernel
@@ -472,6 +466,9 @@ def live_columns(columns: HoldColumns, constants: TingConstants) -> HoldColumns:
 
 @kernel
 def _bonus_columns(alive_index, acount, pool, succ4, succ5, m6_net, pair_bonus, linb, qb):
+    """The bonus net's columns ``qb``, ``linb``, ``pair_bonus`` of the live communities (four-card
+    community ``alive_index[j]``, counts ``acount[:, j]``) of a hold leaving the suited ``pool``. A pass of
+    its own: interleaved with the other columns' (two streams of scattered writes) it took a third longer."""
     n_suited = pool.shape[0]
     m = np.empty(n_suited, np.int64)
     for j in range(alive_index.shape[0]):
