@@ -445,6 +445,7 @@ def no_bonus_columns(n_suited: int) -> dict[str, np.ndarray]:
 
 @kernel
 def _live_mask(q0, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa, out):
+    """``out[j]``: whether community ``j`` (its W and Wf in ``q0``) may bet under some dead set."""
     for j in range(q0.shape[1]):
         out[j] = _may_bet(q0[0, j], q0[1, j], p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa)
 

@@ -673,7 +673,8 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     payout-free columns from a store in the cache folder (or in the folder
     given), storing those not there (:mod:`solver.staged.column_store`): the
     same tables, and a later solve of the same deck (a paytable variant of the
-    ting payouts or bet sizes) builds none. Returns the game's summary, also written to ``summary.parquet``.
+    ting payouts or bet sizes) builds none. Returns the game's summary, also
+    written to ``summary.parquet``.
     """
     start = time.monotonic()
     objective = Objective(bonus, restriction, chart)
@@ -690,8 +691,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
-        solve_ = _Solve(config, objective, directory, store)
-        return _solve(solve_, source, start, n_jobs, backend, scheduler, quiet)
+        return _solve(_Solve(config, objective, directory, store), source, start, n_jobs, backend, scheduler, quiet)
 
 
 def _solve(solve: _Solve, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,
