@@ -51,10 +51,18 @@ def cached_arrays(
     except (OSError, ValueError, KeyError):
         pass
     arrays = build()
+    save_arrays(path, arrays)
+    return arrays
+
+
+def save_arrays(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write ``arrays`` to the ``.npz`` file ``path`` (its folder made if need be) under a temporary name of
+    its own, renamed when complete; nothing when it cannot be written (the cache is never needed)."""
+    import numpy as np
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with written_atomically(path, unique=True) as tmp, open(tmp, "wb") as handle:
             np.savez(handle, **arrays)
     except OSError:
         pass
-    return arrays

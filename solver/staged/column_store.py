@@ -26,8 +26,7 @@ import numpy as np
 
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
-from solver.runtime.diskcache import cache_dir
-from solver.runtime.files import written_atomically
+from solver.runtime.diskcache import cache_dir, save_arrays
 from solver.runtime.jit import SOURCE_DIGEST
 from solver.staged.holds import (
     HoldColumns,
@@ -77,12 +76,7 @@ def _write(path: Path, columns: HoldColumns) -> None:
         where = np.flatnonzero(table)
         arrays[f"{name}_at"], arrays[f"{name}_values"] = where, table[where]
         arrays[f"{name}_size"] = np.array(table.size, np.int64)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with written_atomically(path, unique=True) as tmp, open(tmp, "wb") as handle:
-            np.savez(handle, **arrays)
-    except OSError:
-        pass
+    save_arrays(path, arrays)
 
 
 def _read(path: Path, hold: tuple[int, ...], config: GameConfig) -> HoldColumns | None:
