@@ -11,7 +11,7 @@ temporary store), medians per hold of:
 * building the columns, as a solve without the store does: for stage A's walk,
   and with the bonus net's columns for the tracking walk;
 * the first variant with the store: building the payout-free columns and
-  storing them (zlib level 1);
+  storing them (Zstandard level 1);
 * the next variants: reading them back and keeping the communities the
   payouts leave live, without and with the bonus net's columns;
 * the stored file's size, and the live communities of each kind.

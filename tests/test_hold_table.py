@@ -208,10 +208,13 @@ def test_a_variant_narrows_the_payout_free_columns_to_the_columns_it_builds(name
                     _assert_same_columns(built, narrowed)
                     _assert_same_columns(built, stored_columns(hold, variant, constants, path.parent, bonus_sums))
                     assert path.exists()
-        path.write_bytes(b"cut short")
+        stored = path.read_bytes()
         constants = TingConstants.of(base, 5.0)
-        _assert_same_columns(hold_columns(counts, base, constants), stored_columns(hold, base, constants, path.parent))
-        assert path.stat().st_size > len(b"cut short")  # stored again
+        for damaged in (b"not a store file", stored[:len(stored) // 2]):
+            path.write_bytes(damaged)
+            _assert_same_columns(hold_columns(counts, base, constants),
+                                 stored_columns(hold, base, constants, path.parent))
+            assert path.stat().st_size == len(stored)  # stored again (the zip entries carry the time)
 
 
 def test_on_the_real_deck_a_variant_keeps_fewer_communities_than_the_store() -> None:
