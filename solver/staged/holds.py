@@ -63,6 +63,7 @@ weights and the weighted win counts of each, exact integers.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -278,28 +279,6 @@ def _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited):
         lin[1, t, j] = flush_sum
 
 
-@kernel(inline="always")
-def _fill_bonus_columns(i, j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_suited):
-    """The same sums for the bonus net of four-card community ``i`` (live community ``j``, leaving the pool
-    ``m``)."""
-    row4_total = 0.0
-    for a in range(n_suited):
-        row5 = succ4[i, a]
-        line = 0.0
-        for b in range(n_suited):
-            net = 0.0
-            if row5 >= 0 and succ5[row5, b] >= 0:
-                net = m6_net[succ5[row5, b]]
-            pair_bonus[a, b, j] = net
-            line += (m[b] - (1 if b == a else 0)) * net
-            if b > a:
-                row4_total += m[a] * m[b] * net
-            elif b == a:
-                row4_total += m[a] * (m[a] - 1) / 2.0 * net
-        linb[a, j] = line
-    qb[j] = row4_total
-
-
 @kernel
 def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, t2_least, fa_bets, c_fa, p1,
                   pf1, m_min, m_max, prune, coef_table, base, alive_index, acount, w0, q0, lin, pair_level, g_hu,
@@ -390,16 +369,34 @@ def _fewest_completions(pool: np.ndarray) -> float:
     return float(comb(int(pool.sum()) - most_dead - 4, 2))
 
 
-def _bonus_buffers(config: GameConfig, n: int) -> tuple[np.ndarray, ...]:
-    """The community bonus nets, and room for ``n`` communities' bonus columns ``qb``, ``linb``,
-    ``pair_bonus``."""
-    n_suited = config.geometry.n_suited
+@kernel
+def _pair_bonus_rows(succ4, succ5, m6_net, out):
+    """``out[i, a, b]``: the bonus net of four-card community ``i`` with the cards ``a`` and ``b`` (0 where
+    the six cannot occur)."""
+    for i in range(out.shape[0]):
+        for a in range(out.shape[1]):
+            row5 = succ4[i, a]
+            for b in range(out.shape[2]):
+                net = 0.0
+                if row5 >= 0 and succ5[row5, b] >= 0:
+                    net = m6_net[succ5[row5, b]]
+                out[i, a, b] = net
+
+
+@lru_cache(maxsize=2)
+def _pair_bonus_table(config: GameConfig) -> np.ndarray:
+    """The bonus net of every four-card community with every two more cards (:func:`_pair_bonus_rows`), the
+    same for every hold: a hold's pair nets are copied from it (half the time of looking each one up)."""
+    index = community_index(config.geometry)
     net = community_bonus_net(config)
     # the pair nets are the columns' largest array, written once per community and read at every node: in
     # single precision when that holds every net exactly (the rules' payouts do), so the sums are unchanged
     exact_single = np.array_equal(net.astype(np.float32), net)
-    return (net, np.empty(n), np.empty((n_suited, n)),
-            np.empty((n_suited, n_suited, n), np.float32 if exact_single else np.float64))
+    n_suited = config.geometry.n_suited
+    table = np.empty((len(index.m4_types), n_suited, n_suited), np.float32 if exact_single else np.float64)
+    _pair_bonus_rows(index.succ4, index.succ5, net, table)
+    table.flags.writeable = False  # cached and shared
+    return table
 
 
 def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingConstants,
@@ -466,25 +463,43 @@ def live_columns(columns: HoldColumns, constants: TingConstants) -> HoldColumns:
 
 
 @kernel
-def _bonus_columns(alive_index, acount, pool, succ4, succ5, m6_net, pair_bonus, linb, qb):
-    """The bonus net's columns ``qb``, ``linb``, ``pair_bonus`` of the live communities (four-card
-    community ``alive_index[j]``, counts ``acount[:, j]``) of a hold leaving the suited ``pool``. A pass of
-    its own: interleaved with the other columns' (two streams of scattered writes) it took a third longer."""
-    n_suited = pool.shape[0]
-    m = np.empty(n_suited, np.int64)
-    for j in range(alive_index.shape[0]):
-        for t in range(n_suited):
-            m[t] = pool[t] - acount[t, j]
-        _fill_bonus_columns(alive_index[j], j, m, succ4, succ5, m6_net, pair_bonus, linb, qb, n_suited)
+def _bonus_columns(alive_index, acount, pool, table, pair_bonus, linb, qb):
+    """The bonus net's columns of the live communities (four-card community ``alive_index[j]``, counts
+    ``acount[:, j]``) of a hold leaving the suited ``pool``: ``pair_bonus[a, b, j]``, the net with the last
+    two cards a and b (from ``table``, :func:`_pair_bonus_table`); ``linb[a, j]``, its sum over the cards b
+    the pool leaves after a; ``qb[j]``, its sum over the last two cards. A pass of its own: interleaved with
+    the other columns' (two streams of scattered writes) it took a third longer."""
+    n_suited, n = pool.shape[0], alive_index.shape[0]
+    for j in range(n):
+        pair_bonus[:, :, j] = table[alive_index[j]]
+    m = np.empty((n_suited, n))
+    for b in range(n_suited):
+        for j in range(n):
+            m[b, j] = pool[b] - acount[b, j]
+    qb[:] = 0.0
+    linb[:] = 0.0
+    for a in range(n_suited):
+        for b in range(n_suited):
+            if b == a:
+                for j in range(n):
+                    linb[a, j] += (m[a, j] - 1.0) * pair_bonus[a, a, j]
+                    qb[j] += m[a, j] * (m[a, j] - 1.0) / 2.0 * pair_bonus[a, a, j]
+            elif b > a:
+                for j in range(n):
+                    linb[a, j] += m[b, j] * pair_bonus[a, b, j]
+                    qb[j] += m[a, j] * m[b, j] * pair_bonus[a, b, j]
+            else:
+                for j in range(n):
+                    linb[a, j] += m[b, j] * pair_bonus[a, b, j]
 
 
 def with_bonus_columns(columns: HoldColumns, config: GameConfig) -> HoldColumns:
     """``columns`` (without the bonus net) with the bonus net's columns added: what
     ``hold_columns(bonus_sums=True)`` gives for the same live communities."""
-    index = community_index(config.geometry)
-    net, qb, linb, pair_bonus = _bonus_buffers(config, columns.n_live)
-    _bonus_columns(columns.alive_index, columns.acount, columns.pool, index.succ4, index.succ5, net, pair_bonus,
-                   linb, qb)
+    table = _pair_bonus_table(config)
+    n, n_suited = columns.n_live, config.geometry.n_suited
+    qb, linb, pair_bonus = np.empty(n), np.empty((n_suited, n)), np.empty((n_suited, n_suited, n), table.dtype)
+    _bonus_columns(columns.alive_index, columns.acount, columns.pool, table, pair_bonus, linb, qb)
     return replace(columns, qb=qb, linb=linb, pair_bonus=pair_bonus)
 
 
