@@ -264,6 +264,8 @@ def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
     if _arrays_ready(directory, "holds", ("key", "values")):
         return
     path = directory / "holds.parquet"
+    columns = ["key", "evs", "ev_minimum_bets"]
+    kept: list[pa.Table] = []  # those columns of the parts written, rather than reading them back
     if not path.exists():
         if holds_from is not None and _same_stage_a(holds_from, solve.config):
             path = holds_from / "holds.parquet"
@@ -273,10 +275,17 @@ def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
             else:
                 paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
                 parts = (pq.read_table(p).replace_schema_metadata(None) for p in paths)
-            write_parts(path, parts, file_metadata(solve.config, solve.objective))
-    table = pq.read_table(path, columns=["key", "evs", "ev_minimum_bets"])
+            write_parts(path, (_kept_columns(part, columns, kept) for part in parts),
+                        file_metadata(solve.config, solve.objective))
+    table = pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns)
     values = np.column_stack([_as_array(table["evs"]), _as_array(table["ev_minimum_bets"])])
     _save_arrays(directory, "holds", {"key": _as_array(table["key"]), "values": values})
+
+
+def _kept_columns(part: pa.Table, columns: list[str], kept: list[pa.Table]) -> pa.Table:
+    """``part``, its ``columns`` appended to ``kept``."""
+    kept.append(part.select(columns))
+    return part
 
 
 def _same_stage_a(source: Path, config: GameConfig) -> bool:
