@@ -180,7 +180,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
     another configuration is refused (--force moves it aside). Prints the
     house edge, element of risk, standard deviation and time taken.
     --column-store keeps every hold's payout-free columns in the cache
-    folder (about 2 GB for the real deck), so a later solve of the same deck
+    folder (about 1.7 GB for the real deck), so a later solve of the same deck
     under other ting payouts or bet sizes builds none of them.
     """
     from solver.staged.run import solve
@@ -322,7 +322,7 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
     parser.add_argument("--column-store", action="store_true",
-                        help="read and keep stage A's payout-free columns in the cache (about 2 GB, real deck)")
+                        help="read and keep stage A's payout-free columns in the cache (about 1.7 GB, real deck)")
 
 
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
@@ -367,7 +367,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     first stage, so each after the first costs a fraction of a solve; the
     ting-hu payouts and the bet sizes walk that stage again, reading each
     hold's payout-free columns from the cache folder, where the first such
-    variant stores them (about 2 GB for the real deck; --no-column-store
+    variant stores them (about 1.7 GB for the real deck; --no-column-store
     builds them each time instead). One row per variant:
     the payouts, house edge (exact fraction in --json), element of risk,
     average total bet, standard deviation, hit frequency and how often the
@@ -444,7 +444,7 @@ def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
                         help="joblib backend of each solve (dask spreads it over a cluster)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
     parser.add_argument("--no-column-store", action="store_true",
-                        help="build each walking variant's columns instead of keeping them in the cache (2 GB)")
+                        help="build each walking variant's columns instead of keeping them in the cache (1.7 GB)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 

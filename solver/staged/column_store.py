@@ -14,7 +14,7 @@ named by the configuration's columns fingerprint and the digest of this
 package's source, so columns made by other rules or other code are never
 read. One file per hold class, written to a temporary name and renamed; a
 file that cannot be read is built again. The real deck's store takes about
-2 GB.
+1.7 GB.
 """
 
 from __future__ import annotations
