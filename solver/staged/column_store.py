@@ -40,8 +40,8 @@ from solver.staged.holds import (
 
 #: The per-community arrays kept, compressed (the pair levels shrink about twelvefold).
 _PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
-#: Zstandard at level 1 (bundled with pyarrow): it decompresses a hold's columns in 8 ms, zlib in 35 ms,
-#: and they take 0.84 MB against zlib's 1.15 (scripts/benchmark_column_store.py).
+#: Zstandard at level 1 (bundled with pyarrow): a hold's columns read back in 0.024 s against zlib's
+#: 0.040, and take 1.08 MB against 1.5 (scripts/benchmark_column_store.py, docs/performance.md).
 _CODEC = pa.Codec("zstd", 1)
 #: The prefix of the store's folders in the cache folder.
 FOLDER_PREFIX = "columns-"
