@@ -23,7 +23,7 @@ _EXPORTS = {
     "products.query": ("BestPlay", "best_play"),
     "products.deal_stats": ("DealStats", "deal_stats"),
     "products.edge": ("ParSheet", "par_sheet"),
-    "products.paytable": ("VariantSolver", "paytable_rows", "solve_for_target"),
+    "products.paytable": ("VariantSolver", "paytable_rows", "solve_for_target", "solve_targets"),
     "products.simulate": ("Simulation", "simulate"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}

@@ -381,7 +381,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
         VariantSolver,
         parse_values,
         paytable_rows,
-        solve_for_target,
+        solve_targets,
         write_outputs,
     )
 
@@ -403,8 +403,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
                            scheduler=args.scheduler, column_store=not args.no_column_store)
     solver.share(solver.directory(config), config)  # the configuration's own solve, when there is one
     rows = paytable_rows(config, grid, solver, progress) if grid else []
-    targets = [solve_for_target(config, key, target, solver, progress=progress)
-               for key in dict.fromkeys(named) for target in args.target or ()]
+    targets = solve_targets(config, named, args.target or (), solver, progress)
     written = write_outputs(Path(args.out), rows, targets, config) if args.out else []
     if args.json:
         print(json.dumps({"variants": [r.to_json() for r in rows], "targets": [t.to_json() for t in targets],

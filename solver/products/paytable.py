@@ -193,14 +193,43 @@ def payout_slope(summary: Summary, config: GameConfig, key: str) -> Fraction:
                Fraction(0))
 
 
+def solve_targets(base: GameConfig, keys: Sequence[str], targets: Sequence[float], solver: VariantSolver,
+                  progress: Callable[[str], None] | None = None) -> list[TargetRow]:
+    """:func:`solve_for_target` for each payout of ``keys`` and each house edge of ``targets``, in that
+    order. The targets of one payout are solved from the lowest house edge up, each search starting from
+    the nearest value an earlier one found on the root's high side, where Newton's iterates never pass
+    the root: fewer solves than starting every search from ``base``."""
+    rows = {}
+    for key in dict.fromkeys(keys):
+        found: list[TargetRow] = []
+        for target in sorted(set(targets)):
+            found.append(solve_for_target(base, key, target, solver, progress=progress, start=_warm_start(found,
+                                                                                                          target)))
+            rows[key, target] = found[-1]
+    return [rows[key, target] for key in dict.fromkeys(keys) for target in targets]
+
+
+def _warm_start(found: Sequence[TargetRow], target: float) -> float | None:
+    """Where to start the search for ``target`` given the rows ``found`` for the same payout: the lowest
+    value whose house edge is at most the target (on the root's high side, the EV being non-decreasing),
+    else the highest value found; None without any."""
+    solved = [(row.value, row.house_edge) for row in found if row.value is not None and row.house_edge is not None]
+    high_side = [value for value, edge in solved if edge <= target]
+    if high_side:
+        return min(high_side)
+    return max((value for value, _ in solved), default=None)
+
+
 def solve_for_target(base: GameConfig, key: str, target: float, solver: VariantSolver,
-                     max_solves: int = 12, progress: Callable[[str], None] | None = None) -> TargetRow:
+                     max_solves: int = 12, progress: Callable[[str], None] | None = None,
+                     start: float | None = None) -> TargetRow:
     """The value of payout ``key`` (the others as in ``base``) at which the house edge is ``target``,
-    by Newton's method on the EV with exact slopes (see the module's docstring)."""
+    by Newton's method on the EV with exact slopes (see the module's docstring), from ``start`` (default:
+    the value in ``base``)."""
     if key in LIST_KEYS or key not in PAYOUT_KEYS:
         raise InputError(f"--target: {key} is not a single payout; payouts: "
                          + ", ".join(k for k in PAYOUT_KEYS if k not in LIST_KEYS))
-    value = float(getattr(base, key))
+    value = float(getattr(base, key)) if start is None else float(start)
     tried: set[float] = set()
     for n in range(1, max_solves + 1):
         config = validate(replace(base, **{key: value}))
