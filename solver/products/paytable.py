@@ -203,8 +203,8 @@ def solve_targets(base: GameConfig, keys: Sequence[str], targets: Sequence[float
     for key in dict.fromkeys(keys):
         found: list[TargetRow] = []
         for target in sorted(set(targets)):
-            found.append(solve_for_target(base, key, target, solver, progress=progress, start=_warm_start(found,
-                                                                                                          target)))
+            start = _warm_start(found, target)
+            found.append(solve_for_target(base, key, target, solver, progress=progress, start=start))
             rows[key, target] = found[-1]
     return [rows[key, target] for key in dict.fromkeys(keys) for target in targets]
 
