@@ -1,6 +1,6 @@
 """Time stage A's leaf (the ting maximum over a hold's live communities) against two redesigns of it.
 
-Usage: python scripts/benchmark_ting_leaf.py [--holds N] [--calls N] [--json]
+Usage: python scripts/benchmark_ting_leaf.py [--holds N] [--calls N] [--registers] [--json]
 
 The walk spends most of its time in one loop per dead set: for every live
 community, its weight, W and Wf under the dead cards, then the best ting
@@ -18,15 +18,20 @@ in nanoseconds per live community, against:
   paytable of K ting variants sharing one walk would do); per variant.
 
 Both are prototypes here, not in the solve: see docs/performance.md for
-what they measured and why neither was built.
+what they measured and why neither was built. ``--registers`` also prints,
+for the plain leaf in each precision, how many of its compiled instructions
+name 128-, 256- and 512-bit registers (xmm, ymm, zmm): the vector width the
+compiler chose for it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import time
+from collections import Counter
 
 import numba
 import numpy as np
@@ -125,23 +130,38 @@ def _hold_times(hold: tuple[int, ...], constants: TingConstants, ks: tuple[int, 
     return times
 
 
+def _registers() -> dict[str, dict[str, int]]:
+    """Per precision of the plain leaf compiled above: register names in its assembly, by width."""
+    found = {}
+    for signature, assembly in _leaf_plain.inspect_asm().items():
+        widths = Counter(re.findall(r"%([xyz]mm)\d+", assembly))
+        found[str(signature[0].dtype)] = {name: widths[name] for name in ("xmm", "ymm", "zmm")}
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--holds", type=int, default=6)
     parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--registers", action="store_true", help="also count the plain leaf's vector registers")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     constants = TingConstants.of(DEFAULT_CONFIG)
     classes = group_classes(DEFAULT_CONFIG.geometry, 4)
     holds = [tuple(int(c) for c in h) for h in classes[:: max(1, len(classes) // args.holds)][: args.holds]]
     per_hold = [_hold_times(hold, constants, (1, 2, 4, 8), args.calls) for hold in holds]
-    result = {name: statistics.median(t[name] for t in per_hold) for name in per_hold[0]}
+    result: dict = {name: statistics.median(t[name] for t in per_hold) for name in per_hold[0]}
+    if args.registers:
+        result["registers"] = _registers()
     if args.json:
         print(json.dumps(result))
         return
     print(f"{len(holds)} holds, ns per live community (per variant for variants_K), medians:")
     for name, value in result.items():
-        print(f"  {name:12s} {value:.3f}")
+        if name != "registers":
+            print(f"  {name:12s} {value:.3f}")
+    for precision, widths in result.get("registers", {}).items():
+        print(f"  {precision} leaf: " + ", ".join(f"{count} {name}" for name, count in widths.items()))
 
 
 if __name__ == "__main__":

@@ -112,6 +112,37 @@ def test_variants_of_the_ting_payouts_read_the_column_store_bit_for_bit(base: Ga
                                                                   "outcomes.parquet"))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("base", [TWO_SUITS, load_config(ROOT / "configs" / "three-copies-3x4.toml")],
+                         ids=["two-suits", "three-copies-3x4"])
+def test_variants_walked_together_are_bit_for_bit_plain_solves(base: GameConfig, tmp_path: Path) -> None:
+    """The variants that walk stage A walk it together where their sums are exact (a ting payout in
+    quarters, other bet multiples) and alone where not (a ting payout of 0.17323): each one's every table,
+    stage A's included, is a plain solve's, bit for bit. Walking together again redoes only the chunks some
+    variant lacks."""
+    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    grid = [{"ting_hu": 1.25}, {"ting_hu": 0.17323}, {"ting_hu": 1.5, "ting_hu_multiples": (1.0, 4.0)}, {}]
+    configs = [replace(base, **payouts) for payouts in grid]
+    variants.walk_together(configs)
+    together = [variants.directory(c) for c in configs if c.ting_hu != 0.17323]
+    for directory in together:
+        assert len(list((directory / "chunks").glob("holds-*.parquet"))) > 1
+    assert not variants.directory(configs[1]).exists()
+    chunk = sorted((together[0] / "chunks").glob("holds-*.parquet"))[1]
+    times = {p: p.stat().st_mtime_ns for d in together for p in (d / "chunks").iterdir()}
+    chunk.unlink()
+    variants.walk_together(configs)
+    redone = {p for d in together for p in (d / "chunks").iterdir() if p.stat().st_mtime_ns != times.get(p)}
+    assert redone == {d / "chunks" / chunk.name for d in together}
+    for config in configs:
+        row = variants(config)
+        plain = solve(config, tmp_path / "plain" / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row.ev_exact == plain.ev_exact and row.outcomes == plain.outcomes
+        _same_tables(Path(row.directory), Path(plain.directory), ("holds.parquet", "tracking.parquet", "deals.parquet",
+                                                                  "firsts.parquet", "draws.parquet",
+                                                                  "outcomes.parquet"))
+
+
 def test_house_edge_is_monotone_in_each_payout(variant_solver: VariantSolver) -> None:
     """A higher payout can only help the player: under the old strategy the EV already rises, and optimal
     play does at least as well. Checked on a deal-stage payout and on a ting payout."""

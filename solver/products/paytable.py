@@ -43,10 +43,14 @@ import pyarrow.parquet as pq
 
 from solver.errors import InputError
 from solver.game.config import PAYOUT_KEYS, GameConfig, validate
+from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
 from solver.tables.files import default_directory
 
+#: The most variants whose stage A is walked together: a leaf's cost per variant falls from 0.82 ns
+#: alone to about 0.5 with eight (docs/performance.md), and little further.
+WALKED_TOGETHER = 8
 #: The payouts that are lists (bet sizes) rather than single numbers.
 LIST_KEYS = ("fa_hu_bets", "ting_hu_multiples")
 
@@ -158,6 +162,31 @@ class VariantSolver:
         self.share(directory, config)
         return summary
 
+    def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None) -> None:
+        """Walk stage A of the variants among ``configs`` that will walk it (the first of each ting
+        fingerprint that has no stage A to share) together, in groups of at most :data:`WALKED_TOGETHER`
+        that :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed
+        once for the group. Their solves then find stage A done."""
+        from solver.staged.run import walk_together
+
+        walkers: dict[str, GameConfig] = {}
+        for config in configs:
+            if config.holds_fingerprint() not in self._stage_a and config.ting_fingerprint() not in self._walks:
+                walkers.setdefault(config.ting_fingerprint(), config)
+        groups: dict[tuple[str, int], list[GameConfig]] = {}
+        for config in walkers.values():
+            if sums_exact(TingConstants.of(config), config.geometry):
+                groups.setdefault((config.columns_fingerprint(), len(config.fa_hu_bets)), []).append(config)
+        for group in groups.values():
+            for start in range(0, len(group), WALKED_TOGETHER):
+                batch = group[start:start + WALKED_TOGETHER]
+                if len(batch) < 2:
+                    continue
+                if progress:
+                    progress(f"stage A of {len(batch)} variants, walked together")
+                walk_together(batch, [self.directory(c) for c in batch], n_jobs=self.n_jobs, backend=self.backend,
+                              scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store)
+
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
         holds = directory / "holds.parquet"
@@ -170,8 +199,10 @@ class VariantSolver:
 def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: VariantSolver,
                   progress: Callable[[str], None] | None = None) -> list[VariantRow]:
     """Each variant of the grid, solved, in grid order; the ones that share stage A with the base
-    or with each other read it instead of solving it again."""
+    or with each other read it instead of solving it again, and those that walk it walk it together
+    where they can (:meth:`VariantSolver.walk_together`)."""
     chosen = variants(base, grid)
+    solver.walk_together([config for _, config in chosen], progress)
     rows = []
     for n, (payouts, config) in enumerate(chosen, 1):
         if progress:

@@ -54,16 +54,17 @@ def store_folder(config: GameConfig, root: Path | None = None) -> Path:
 
 
 def stored_columns(hold: tuple[int, ...], config: GameConfig, constants: TingConstants, folder: Path,
-                   bonus_sums: bool = False) -> HoldColumns:
+                   bonus_sums: bool = False, also: tuple[TingConstants, ...] = ()) -> HoldColumns:
     """``hold_columns`` of the hold class ``hold`` (its cards), from its payout-free columns in the store
     ``folder`` (:func:`store_folder`; built and stored when absent): the same arrays as
-    ``hold_columns(counts_of(hold), config, constants, bonus_sums)``."""
+    ``hold_columns(counts_of(hold), config, constants, bonus_sums)``; with ``also``, the communities those
+    payouts leave live are kept too (variants walked together)."""
     path = folder / f"{'-'.join(map(str, hold))}.npz"
     free = _read(path, hold, config)
     if free is None:
         free = hold_columns(counts_of(hold, config.geometry), config, constants, prune=False)
         _write(path, free)
-    columns = live_columns(free, constants)
+    columns = live_columns(free, constants, *also)
     return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
 
 

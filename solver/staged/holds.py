@@ -69,6 +69,7 @@ from math import comb
 import numpy as np
 
 from solver.game.bonus import community_bonus_net
+from solver.game.cards import DeckGeometry
 from solver.game.community import alone_index, community_index
 from solver.game.config import GameConfig
 from solver.game.hu import _flags_level, _hu_level, _level_packed, _needs_of_key, _suit_keys, digit_cap, suit_table
@@ -117,6 +118,26 @@ class TingConstants:
         return cls(f, config.ting_hu_ante + f * config.ting_hu_fa + 1.0 + f, config.fa_hu_ante + f * config.fa_hu,
                    config.fa_hu_ante + f * config.fa_hu_flush, 1.0 + config.ting_hu, 1.0 + config.ting_hu_flush,
                    min(config.ting_hu_multiples), max(config.ting_hu_multiples), float(bonus_bet))
+
+
+#: :func:`sums_exact`: the payouts' unit (their products in the leaf are then multiples of its cube).
+_EXACT_UNIT = 0.25
+
+
+def sums_exact(constants: TingConstants, geometry: DeckGeometry) -> bool:
+    """Whether stage A's leaf sums are exact under these payouts on this deck, so the same in any order
+    of the communities and with any that add nothing among them: no bonus bet, every payout the leaf
+    reads a multiple of 1/4, and the largest sum (every community of the deck at its largest weight and
+    gain) below 2^53 units of 1/64, the unit of a gain."""
+    read = (constants.p1, constants.pf1, constants.m_min, constants.m_max, *constants.c, *constants.fa_bets)
+    if constants.bonus_bet != 0 or any(x < 0 or float(x) / _EXACT_UNIT != round(float(x) / _EXACT_UNIT)
+                                       for x in read):
+        return False
+    completions = comb(geometry.n_suited * geometry.copies_in_play, 2)  # W + Wf, and C(left, 2), at most
+    z = max(constants.p1, constants.pf1) * completions + completions
+    gain = max(constants.c) * completions + max(constants.fa_bets) * constants.m_max * z
+    largest = comb(geometry.n_suited + 3, 4) * geometry.copies_in_play ** 4 * gain
+    return largest * _EXACT_UNIT ** -3 < 2.0 ** 53
 
 
 # ---------------------------------------------------------------------------------------------
@@ -447,14 +468,18 @@ def _live_mask(q0, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa, out):
         out[j] = _may_bet(q0[0, j], q0[1, j], p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa)
 
 
-def live_columns(columns: HoldColumns, constants: TingConstants) -> HoldColumns:
+def live_columns(columns: HoldColumns, *variants: TingConstants) -> HoldColumns:
     """Of payout-free columns (``hold_columns(prune=False)``, no bonus net), those the payouts of
-    ``constants`` leave live: the same arrays, in the same order, as :func:`hold_columns` gives."""
-    if constants.bonus_bet > 0:
+    a variant leave live (of several variants, any of them): for one, the same arrays, in the same order,
+    as :func:`hold_columns` gives."""
+    if any(k.bonus_bet > 0 for k in variants):
         return columns
-    live = np.empty(columns.n_live, np.bool_)
-    _live_mask(columns.q0, constants.p1, constants.pf1, _fewest_completions(columns.pool), constants.m_min,
-               constants.m_max, constants.fa_bets, constants.c, live)
+    live = np.zeros(columns.n_live, np.bool_)
+    for k in variants:
+        mask = np.empty(columns.n_live, np.bool_)
+        _live_mask(columns.q0, k.p1, k.pf1, _fewest_completions(columns.pool), k.m_min, k.m_max, k.fa_bets, k.c,
+                   mask)
+        live |= mask
     keep = np.flatnonzero(live)
     c = columns
     return HoldColumns(c.hold, c.pool, len(keep), c.alive_index[keep], np.take(c.acount, keep, axis=1),
@@ -569,17 +594,47 @@ def _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_b
     for i in range(w_par.shape[0]):
         w, win, flush, bonus = _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus,
                                         a_col, inv_n, with_bonus)
-        u = win + flush
-        z = win * p1 + flush * pf1 - t2
-        y = z * (m_max if z > 0.0 else m_min)
-        gain0 = c0 * u + f0 * y
-        gain1 = c1 * u + f1 * y
-        gain_min = c0 * u + f0 * m_min * z
+        gain0, gain1, gain_min = _ting_gains(win, flush, t2, p1, pf1, m_min, m_max, c0, f0, c1, f1)
         if with_bonus:
             b = bonus_bet * bonus
             gain0 += b
             gain1 += b
             gain_min += b
+        acc0 += w * max(gain0, 0.0)
+        acc1 += w * max(gain1, 0.0)
+        acc_min += w * max(gain_min, 0.0)
+    return acc0, acc1, acc_min
+
+
+@kernel(inline="always")
+def _ting_gains(win, flush, t2, p1, pf1, m_min, m_max, c0, f0, c1, f1):
+    """What betting gains over folding at the ting, for two fa-hu bets and for the first with only the
+    smallest ting multiple, given the winning completions (module notes: the closed form)."""
+    u = win + flush
+    z = win * p1 + flush * pf1 - t2
+    y = z * (m_max if z > 0.0 else m_min)
+    return c0 * u + f0 * y, c1 * u + f1 * y, c0 * u + f0 * m_min * z
+
+
+@kernel(fastmath=_FAST, nogil=True)
+def _leaf_inputs(w_par, q_par, lin_hu, lin_flush, corr_level, a_col, inv_n, out):
+    """Each live community's weight, W and Wf under the leaf's dead set, into ``out``'s rows, for
+    :func:`_buffered_values` to apply several variants' payouts to (no bonus bet)."""
+    no_bonus = np.zeros(0)
+    for i in range(w_par.shape[0]):
+        out[0, i], out[1, i], out[2, i], _ = _at_leaf(i, w_par, q_par, no_bonus, lin_hu, lin_flush, no_bonus,
+                                                      corr_level, no_bonus, a_col, inv_n, False)
+
+
+@kernel(fastmath=_FAST, nogil=True)
+def _buffered_values(inputs, t2, p1, pf1, m_min, m_max, c0, f0, c1, f1):
+    """:func:`_leaf_values` (no bonus bet) from the weights, W and Wf :func:`_leaf_inputs` wrote."""
+    acc0 = 0.0
+    acc1 = 0.0
+    acc_min = 0.0
+    for i in range(inputs.shape[1]):
+        w = inputs[0, i]
+        gain0, gain1, gain_min = _ting_gains(inputs[1, i], inputs[2, i], t2, p1, pf1, m_min, m_max, c0, f0, c1, f1)
         acc0 += w * max(gain0, 0.0)
         acc1 += w * max(gain1, 0.0)
         acc_min += w * max(gain_min, 0.0)
@@ -706,9 +761,11 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     """Value (or, ``tracking``, count the outcomes of) one hold against each dead set of ``dead_rows``.
 
     ``dead_rows``: sorted rows of four type indices, jokers (index ``n_suited``) last, in increasing
-    order, so that consecutive rows share the walk's nodes. Values: ``out[r]`` as :func:`walk` returns
-    them. Tracking: ``out[r]`` holds :data:`TRACK_COLUMNS` for bet ``track_bet[r]`` (only the smallest
-    ting multiple when ``track_min[r]``).
+    order, so that consecutive rows share the walk's nodes. The payouts come per variant (the first axis
+    of ``fa_bets`` to ``m_max``, and of ``out``: several variants of the ting payouts and bet sizes, with
+    no bonus bet, share each leaf's weights, W and Wf). Values: ``out[k, r]`` as :func:`walk` returns
+    them. Tracking (one variant): ``out[0, r]`` holds :data:`TRACK_COLUMNS` for bet ``track_bet[r]``
+    (only the smallest ting multiple when ``track_min[r]``).
     """
     n_suited = pool.shape[0]
     n = w0.shape[0]
@@ -733,8 +790,8 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     types = np.empty(4, np.int64)
     counts = np.empty(4, np.int64)
     sums = np.empty(7)
+    inputs = np.empty((3, n if out.shape[0] > 1 else 0))
     n_pool = pool.sum()
-    n_bets = fa_bets.shape[0]
     for r in range(dead_rows.shape[0]):
         k = _suited_dead(dead_rows, r, n_suited)
         _descend(dead_rows, r, k, built, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level, pair_bonus)
@@ -756,29 +813,45 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
         s11_hu = float(_step11(types, counts, n_distinct, g_hu, coef_table, base))
         s11_flush = float(_step11(types, counts, n_distinct, g_flush, coef_table, base))
         left = n_pool - k
-        total4 = left * (left - 1) * (left - 2) * (left - 3) / 24.0
         t2 = (left - 4) * (left - 5) / 2.0
-        rest = total4 - s11_hu - s11_flush
         if tracking:
             b = track_bet[r]
-            m_hi = m_min if track_min[r] else m_max
+            m_hi = m_min[0] if track_min[r] else m_max[0]
             _leaf_tracked(w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level,
-                          corr_bonus, a_col, inv_n, with_bonus, t2, p1, pf1, m_min, m_hi, c_fa[b], fa_bets[b],
-                          bonus_bet, sums)
-            _write_tracked(out[r], s11_hu, s11_flush, rest, t2, sums)
+                          corr_bonus, a_col, inv_n, with_bonus, t2, p1[0], pf1[0], m_min[0], m_hi, c_fa[0, b],
+                          fa_bets[0, b], bonus_bet, sums)
+            rest = left * (left - 1) * (left - 2) * (left - 3) / 24.0 - s11_hu - s11_flush
+            _write_tracked(out[0, r], s11_hu, s11_flush, rest, t2, sums)
             continue
-        gains = out[r, n_bets + 3:]
-        for b0 in range(0, n_bets, 2):
-            b1 = min(b0 + 1, n_bets - 1)
+        if out.shape[0] > 1:
+            _leaf_inputs(w_lv[parent], q_lv[parent], lin_hu, lin_flush, corr_level, a_col, inv_n, inputs)
+        for v in range(out.shape[0]):
+            _leaf_row(out[v, r], w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level,
+                      corr_bonus, a_col, inv_n, with_bonus, inputs, t2, p1[v], pf1[v], m_min[v], m_max[v], c_fa[v],
+                      fa_bets[v], bonus_bet)
+            out[v, r, fa_bets.shape[1] + 1] = s11_hu
+            out[v, r, fa_bets.shape[1] + 2] = s11_flush
+            _priced_row(out[v, r], left, fa_bets[v], hu_pays[v], flush_pays[v])
+
+
+@kernel(inline="always")
+def _leaf_row(row, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
+              inputs, t2, p1, pf1, m_min, m_max, c_fa, fa_bets, bonus_bet):
+    """A values row's ting gains (``row[n_bets + 3:]``) at one leaf, for one variant's payouts: by the fused
+    leaf, or from the ``inputs`` :func:`_leaf_inputs` wrote when several variants share the leaf."""
+    n_bets = fa_bets.shape[0]
+    gains = row[n_bets + 3:]
+    for b0 in range(0, n_bets, 2):
+        b1 = min(b0 + 1, n_bets - 1)
+        if inputs.shape[1] > 0:
+            gains[b0], gains[b1], acc_min = _buffered_values(inputs, t2, p1, pf1, m_min, m_max, c_fa[b0],
+                                                             fa_bets[b0], c_fa[b1], fa_bets[b1])
+        else:
             gains[b0], gains[b1], acc_min = _leaf_values(
-                w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col,
-                inv_n, with_bonus, t2, p1, pf1, m_min, m_max, c_fa[b0], fa_bets[b0], c_fa[b1], fa_bets[b1],
-                bonus_bet)
-            if b0 == 0:
-                gains[n_bets] = acc_min
-        out[r, n_bets + 1] = s11_hu
-        out[r, n_bets + 2] = s11_flush
-        _priced_row(out[r], left, fa_bets, hu_pays, flush_pays)
+                w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
+                t2, p1, pf1, m_min, m_max, c_fa[b0], fa_bets[b0], c_fa[b1], fa_bets[b1], bonus_bet)
+        if b0 == 0:
+            gains[n_bets] = acc_min
 
 
 @kernel(inline="always")
@@ -834,23 +907,40 @@ def walk(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, consta
     """Values of one hold against each dead set (rows of four type indices, jokers last, sorted and in
     increasing order): one column per fa-hu bet, then the minimum-bets value, then what they are priced
     from (:func:`price`: the step-11 hu and flush counts, the ting gain of each F and of the minimum
-    bets). With ``track_bet`` (a bet
-    index per row) the :data:`TRACK_COLUMNS` of each row's bet instead (``track_min``: only the smallest
-    ting multiple)."""
+    bets). With ``track_bet`` (a bet index per row) the :data:`TRACK_COLUMNS` of each row's bet instead
+    (``track_min``: only the smallest ting multiple)."""
+    return _walked(columns, dead_rows, config, [constants], track_bet, track_min)[0]
+
+
+def walk_variants(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig,
+                  variants: list[TingConstants]) -> np.ndarray:
+    """:func:`walk`'s values for several variants of the ting payouts and bet sizes at once (``out[k]``:
+    ``variants[k]``'s), each leaf's weights, W and Wf computed once for all. ``columns``: those live under
+    any of them (:func:`live_columns`). Each variant's values are bit for bit what :func:`walk` gives it on
+    its own columns when :func:`sums_exact` holds for every variant; the fa-hu bets must be as many."""
+    if len({len(k.fa_bets) for k in variants}) != 1 or any(k.bonus_bet != 0 for k in variants):
+        raise ValueError("variants walked together need as many fa-hu bets and no bonus bet")
+    return _walked(columns, dead_rows, config, variants)
+
+
+def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, variants: list[TingConstants],
+            track_bet: np.ndarray | None = None, track_min: np.ndarray | None = None) -> np.ndarray:
+    """The walk's output for each variant (stacked on the first axis); tracking with ``track_bet``."""
     geometry = config.geometry
     rows = np.ascontiguousarray(dead_rows, dtype=np.int64)
     tracking = track_bet is not None
-    n_out = len(TRACK_COLUMNS) if tracking else 2 * len(constants.fa_bets) + 4
-    out = np.empty((len(rows), n_out))
-    if not tracking:
-        track_bet = np.zeros(0, np.int64)
-        track_min = np.zeros(0, np.bool_)
-    elif track_min is None:
-        track_min = np.zeros(len(rows), np.bool_)
+    n_out = len(TRACK_COLUMNS) if tracking else 2 * len(variants[0].fa_bets) + 4
+    track_bet = np.zeros(0) if track_bet is None else track_bet
+    track_min = np.zeros(len(track_bet)) if track_min is None else track_min
+    out = np.empty((len(variants), len(rows), n_out))
+
+    def stacked(name: str) -> np.ndarray:
+        return np.ascontiguousarray([getattr(k, name) for k in variants], dtype=np.float64)
+
     c = columns
     _walk(c.acount, c.w0, c.q0, c.lin, c.qb, c.linb, c.pair_level, c.pair_bonus, c.g_hu, c.g_flush, c.pool, rows,
           np.ascontiguousarray(track_bet, dtype=np.int64), np.ascontiguousarray(track_min, dtype=np.bool_), tracking,
-          constants.fa_bets, constants.c, constants.step11_hu, constants.step11_flush, constants.p1, constants.pf1,
-          constants.m_min, constants.m_max, constants.bonus_bet, binomial_table(geometry.copies_in_play),
-          geometry.n_suited + 1, out)
+          stacked("fa_bets"), stacked("c"), stacked("step11_hu"), stacked("step11_flush"), stacked("p1"),
+          stacked("pf1"), stacked("m_min"), stacked("m_max"), variants[0].bonus_bet,
+          binomial_table(geometry.copies_in_play), geometry.n_suited + 1, out)
     return out

@@ -33,7 +33,7 @@ import time
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -70,7 +70,17 @@ from solver.staged.forward import (
     outcome_counts,
     sum_exact,
 )
-from solver.staged.holds import TRACK_COLUMNS, HoldColumns, TingConstants, hold_columns, price, walk
+from solver.staged.holds import (
+    TRACK_COLUMNS,
+    HoldColumns,
+    TingConstants,
+    hold_columns,
+    live_columns,
+    price,
+    sums_exact,
+    walk,
+    walk_variants,
+)
 from solver.staged.objective import Objective, Policy
 from solver.staged.stages import StateHolds, _draw_stage, _first_stage, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
@@ -108,12 +118,17 @@ class _Solve:
     """The folder of stage A's payout-free columns, when the solve reads them from a store
     (:mod:`solver.staged.column_store`)."""
 
-    def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False) -> HoldColumns:
-        """Stage A's columns of the hold class ``hold`` (its cards), from the store when the solve uses it."""
+    def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,
+                also: tuple[TingConstants, ...] = ()) -> HoldColumns:
+        """Stage A's columns of the hold class ``hold`` (its cards), from the store when the solve uses it;
+        with ``also``, the communities those payouts leave live are kept too (:func:`walk_together`)."""
         cards = tuple(int(c) for c in hold)
         if self.column_store is not None:
-            return stored_columns(cards, self.config, constants, self.column_store, bonus_sums)
-        return hold_columns(counts_of(cards, self.config.geometry), self.config, constants, bonus_sums)
+            return stored_columns(cards, self.config, constants, self.column_store, bonus_sums, also)
+        counts = counts_of(cards, self.config.geometry)
+        if also:
+            return live_columns(hold_columns(counts, self.config, constants, prune=False), constants, *also)
+        return hold_columns(counts, self.config, constants, bonus_sums)
 
     @property
     def n_bets(self) -> int:
@@ -140,31 +155,36 @@ def _chunk_done(path: Path, wanted: dict[str, Any]) -> bool:
     return all(found.get(k) == v for k, v in wanted.items())
 
 
-def _run_stage(solve: _Solve, stage: str, items: np.ndarray, work: Callable[..., pa.Table], extra: tuple,
+def _run_stage(solve: _Solve | list[_Solve], stage: str, items: np.ndarray, work: Callable[..., Any], extra: tuple,
                quiet: bool, tag: str = "") -> list[Path]:
     """Run ``work(solve, items_of_chunk, *extra)`` for every chunk of ``items`` not finished yet, in
     parallel under the current joblib configuration; returns the chunk files in chunk order. ``tag``
-    names what the items were made from, when that can differ between runs (chunks of another are redone)."""
+    names what the items were made from, when that can differ between runs (chunks of another are redone).
+    With a list of solves, ``work`` returns a table for each, written to each one's chunk files (the
+    first one's are returned), and a chunk is done when every one has it."""
     from tqdm import tqdm
 
+    single = isinstance(solve, _Solve)
+    group = [solve] if single else solve
     size = CHUNK_ITEMS[stage]
     n_chunks = -(-len(items) // size)
-    paths = [_chunk_path(solve.directory, stage, i) for i in range(n_chunks)]
-    wanted = {**describe(solve.config, solve.objective), "stage": stage, "tag": tag}
-    pending = [i for i in range(n_chunks) if not _chunk_done(paths[i], wanted)]
+    paths = [[_chunk_path(s.directory, stage, i) for i in range(n_chunks)] for s in group]
+    wanted = [{**describe(s.config, s.objective), "stage": stage, "tag": tag} for s in group]
+    pending = [i for i in range(n_chunks) if not all(_chunk_done(p[i], w) for p, w in zip(paths, wanted))]
     done = len(items) - sum(len(items[i * size:(i + 1) * size]) for i in pending)
     bar = tqdm(total=len(items), initial=done, unit="item", desc=STAGE_NAMES[stage], smoothing=0.05,
                disable=True if quiet else None)
-    metadata = file_metadata(solve.config, solve.objective, {"stage": stage, "tag": tag})
+    metadata = [file_metadata(s.config, s.objective, {"stage": stage, "tag": tag}) for s in group]
     # never more processes than the stage has chunks (not pending ones: the pool would be resized, its
     # workers restarted, between the stages of one run)
     results = Parallel(n_jobs=work_processes(_jobs(), n_chunks), return_as="generator_unordered")(
         delayed(_indexed)(i, work, solve, items[i * size:(i + 1) * size], *extra) for i in pending)
-    for index, table in results:
-        write_table(paths[index], table, metadata)
+    for index, tables in results:
+        for chunk_paths, meta, table in zip(paths, metadata, [tables] if single else tables):
+            write_table(chunk_paths[index], table, meta)
         bar.update(len(items[index * size:(index + 1) * size]))
     bar.close()
-    return paths
+    return paths[0]
 
 
 def _jobs() -> int:
@@ -174,7 +194,7 @@ def _jobs() -> int:
     return get_active_backend()[1]
 
 
-def _indexed(index: int, work: Callable[..., pa.Table], *args: Any) -> tuple[int, pa.Table]:
+def _indexed(index: int, work: Callable[..., Any], *args: Any) -> tuple[int, Any]:
     watch_parent()
     return index, work(*args)
 
@@ -242,6 +262,22 @@ def _holds_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
         values.append(walk(solve.columns(hold, constants), dead, config, constants))
         keys.append(_group_keys(hold, dead, geometry.n_types))
     return _holds_table(np.concatenate(keys), np.concatenate(values), len(config.fa_hu_bets))
+
+
+def _holds_variants_work(solves: list[_Solve], holds: np.ndarray) -> list[pa.Table]:
+    """Stage A for a chunk of hold classes, for several variants walked together (:func:`walk_together`)."""
+    config = solves[0].config
+    geometry = config.geometry
+    variants = [TingConstants.of(s.config) for s in solves]
+    keys, values = [], []
+    for hold in holds:
+        dead = extensions(geometry, tuple(int(c) for c in hold), 4)
+        values.append(walk_variants(solves[0].columns(hold, variants[0], also=tuple(variants[1:])), dead, config,
+                                    variants))
+        keys.append(_group_keys(hold, dead, geometry.n_types))
+    key = np.concatenate(keys)
+    return [_holds_table(key, np.concatenate([v[k] for v in values]), len(config.fa_hu_bets))
+            for k in range(len(solves))]
 
 
 def _list_column(values: np.ndarray) -> pa.FixedSizeListArray:
@@ -701,6 +737,44 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
         return _solve(_Solve(config, objective, directory, store), source, start, n_jobs, backend, scheduler, quiet)
+
+
+def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs: int = -1, backend: str = "loky",
+                  scheduler: str | None = None, quiet: bool = False, column_store: bool | Path = False) -> None:
+    """Walk stage A of several paytable variants at once: each leaf's weights, W and Wf are computed once
+    and priced for every variant (:func:`solver.staged.holds.walk_variants`). Each directory is left its
+    stage A's chunk files, the same as its own solve writes; :func:`solve` into it then finds stage A
+    done, merges it and goes on. The variants must differ only in payouts (one deck, the same columns),
+    have as many fa-hu bets, and each keep the walk's sums exact (:func:`solver.staged.holds.sums_exact`),
+    so that each one's values are bit for bit its own walk's. Those already past stage A are left out."""
+    configs, directories = _still_walking(configs, directories)
+    if len(configs) < 2:
+        return
+    lead = configs[0]
+    if any(c.columns_fingerprint() != lead.columns_fingerprint() or len(c.fa_hu_bets) != len(lead.fa_hu_bets)
+           or not sums_exact(TingConstants.of(c), c.geometry) for c in configs):
+        raise InputError("variants walked together need the same deck, as many fa-hu bets, and sums the "
+                         "walk keeps exact (payouts in quarters)")
+    store = None if column_store is False else store_folder(lead, None if column_store is True else column_store)
+    with ExitStack() as locks:
+        solves = []
+        for config, directory in zip(configs, directories):
+            locks.enter_context(solve_lock(directory))
+            prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
+            solves.append(_Solve(config, Objective(), directory, store))
+        with _backend(backend, scheduler, n_jobs):
+            _run_stage(solves, "holds", group_classes(lead.geometry, 4), _holds_variants_work, (), quiet)
+
+
+def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[list[GameConfig], list[Path]]:
+    """Of the variants given, those whose directory has no stage A yet (made and made absolute)."""
+    kept: tuple[list[GameConfig], list[Path]] = ([], [])
+    for config, directory in zip(configs, directories):
+        directory = usable_directory(Path(directory)).absolute()
+        if not (directory / "holds.parquet").exists() and not _arrays_ready(directory, "holds", ("key", "values")):
+            kept[0].append(config)
+            kept[1].append(directory)
+    return kept
 
 
 def _solve(solve: _Solve, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,
