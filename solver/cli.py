@@ -154,9 +154,18 @@ def cmd_best(args: argparse.Namespace) -> None:
         print(f"the kept cards aim at: {result.aim}")
     if args.tables:
         print("EVs from the solve's tables" if result.source == "tables" else
-              "EVs computed by the evaluator (the tables hold no such state: "
-              + ("ting decisions are always computed" if state.stage == Stage.TING
-                 else "the solve never reaches it under optimal play") + ")")
+              f"EVs computed by the evaluator ({_not_from_tables(state.stage, Path(args.tables))})")
+
+
+def _not_from_tables(stage: Stage, tables: Path) -> str:
+    """Why a query given --tables was answered by the evaluator."""
+    from solver.products.query import STAGE_TABLES
+
+    if stage == Stage.TING:
+        return "the tables hold no ting decision: it is always computed"
+    if not (tables / STAGE_TABLES[stage]).exists():
+        return f"{tables} lacks {STAGE_TABLES[stage]}, which mahjong-poker solve --out {tables} adds"
+    return "the tables hold no such state: the solve never reaches it under optimal play"
 
 
 def describe_option(option: Option, stage: Stage, geometry: DeckGeometry) -> str:
@@ -211,8 +220,8 @@ def cmd_solve(args: argparse.Namespace) -> None:
 def cmd_edge(args: argparse.Namespace) -> None:
     """Print the par sheet of the main game under optimal play, and the bonus bet both ways.
 
-    Reads a finished solve (--tables DIR, default strategy_tables/<fingerprint>),
-    solving first if there is none. The return table has one row per final
+    Reads a finished solve (--tables DIR, default strategy_tables/<fingerprint>;
+    mahjong-poker solve makes one). The return table has one row per final
     outcome and bet sequence; then the EV (also as an exact fraction), house
     edge, element of risk, average total bet by part, standard deviation, hit
     frequency and how often each decision is taken. The bonus bet is reported
@@ -339,7 +348,7 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>; solved if missing)")
+    _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
     parser.add_argument("--bonus", type=_bonus_bet, default=0.0, metavar="B",
                         help="also compare the bonus-aware strategy for a bonus bet of B")
     parser.add_argument("--compare", action="store_true",
@@ -368,7 +377,9 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     ting-hu payouts and the bet sizes walk that stage again, reading each
     hold's payout-free columns from the cache folder, where the first such
     variant stores them (about 1.7 GB for the real deck; --no-column-store
-    builds them each time instead). One row per variant:
+    builds them each time instead), and those of one run walk it together,
+    up to eight at a time, where their payouts are in quarters. One row per
+    variant:
     the payouts, house edge (exact fraction in --json), element of risk,
     average total bet, standard deviation, hit frequency and how often the
     player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04
@@ -384,6 +395,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
         solve_targets,
         write_outputs,
     )
+    from solver.tables.files import usable_directory
 
     config = _config(args)
     grid: dict[str, list] = {}
@@ -391,11 +403,15 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     for item in args.vary:
         key, _, text = item.partition("=")
         key = key.strip()
+        if key in named:
+            raise InputError(f"--vary {key} is given twice: list its values in one --vary {key}=a,b,c")
         named.append(key)
         if text.strip() or not args.target:
             grid[key] = parse_values(key, text.strip())
     if not named:
         raise InputError("paytable: give at least one --vary KEY=VALUES (see --help)")
+    if args.out:
+        usable_directory(Path(args.out))  # refused now, not after the solves
     progress = None if args.quiet or args.json else (lambda line: print(line, file=sys.stderr))
     if args.scheduler and args.backend != "dask":
         raise InputError("--scheduler is for --backend dask")
@@ -462,13 +478,15 @@ def cmd_chart(args: argparse.Namespace) -> None:
     whole chart exactly, with a solve that follows it.
     """
     from solver.products.chart import build_chart, chart_markdown
-    from solver.products.report import parse_formats, write_report
+    from solver.products.report import FORMATS, parse_formats, write_report
     from solver.staged.objective import Objective
     from solver.tables.files import default_directory, usable_directory
 
     config = _config(args)
     tables = Path(args.tables) if args.tables else default_directory(config, Objective())
-    formats = parse_formats(args.format)
+    if args.format is not None and not args.out:
+        raise InputError("--format chooses what --out writes: give --out DIR too")
+    formats = parse_formats(args.format or ",".join(FORMATS))
     quiet = args.json or args.quiet
     if args.out:
         usable_directory(Path(args.out))
@@ -484,7 +502,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
 def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     _add_tables(parser, "a finished main-game solve (default: strategy_tables/<fingerprint>)")
     parser.add_argument("--out", metavar="DIR", help="also write the chart, pictures and report into DIR")
-    parser.add_argument("--format", default="png,svg,html,md", metavar="LIST",
+    parser.add_argument("--format", metavar="LIST",
                         help="what --out writes, comma-separated: png, svg, html, md (default: all)")
     # patterns.WORDINGS and DEFAULT_WORDS, spelt out so that building the parser loads no numpy
     parser.add_argument("--words", choices=("shapes", "patterns"), default="shapes",
@@ -573,7 +591,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the one-line error and exit with code 2."""
-        self.exit(2, f"mahjong-poker: error: {self.prog.removeprefix('mahjong-poker ')}: {message}\n")
+        where = "" if self.prog == "mahjong-poker" else f"{self.prog.removeprefix('mahjong-poker ')}: "
+        self.exit(2, f"mahjong-poker: error: {where}{message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

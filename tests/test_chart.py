@@ -351,6 +351,24 @@ def test_cli(two_suit_tables: Path, tmp_path: Path, capsys) -> None:
     assert data["deal"]["loss"] >= 0 and data["deal"]["rules"] and data["draw"]["rules"] and data["ting_outs"]
     assert main(args + ["--out", str(tmp_path / "x"), "--format", "png,gif"]) == 2
     assert "gif" in capsys.readouterr().err
+    assert main(args + ["--format", "png"]) == 2  # nothing to write it to
+    assert "give --out DIR too" in capsys.readouterr().err
+
+
+def test_cli_refuses_tables_without_the_draws_before_any_work(two_suit_tables: Path, tmp_path: Path,
+                                                              capsys) -> None:
+    """Like the committed real-deck tables, tables without holds.parquet and draws.parquet: the chart says
+    so at once, not after the deal's list."""
+    config = tmp_path / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    small = tmp_path / "small"
+    small.mkdir()
+    for path in two_suit_tables.iterdir():
+        if path.is_file() and path.name not in ("holds.parquet", "draws.parquet"):
+            (small / path.name).write_bytes(path.read_bytes())
+    assert main(["chart", "--config", str(config), "--tables", str(small)]) == 2
+    err = capsys.readouterr().err
+    assert "lacks holds.parquet and draws.parquet" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.slow

@@ -68,3 +68,19 @@ def test_a_reader_that_stops_early_gives_no_traceback() -> None:
     stderr = process.stderr.read()
     assert process.wait(timeout=60) == 1
     assert stderr == ""
+
+
+def test_an_unknown_option_is_named_once() -> None:
+    result = run("--bogus")
+    assert result.returncode == 2 and result.stderr.startswith("mahjong-poker: error: ")
+    assert result.stderr.count("mahjong-poker") == 1
+    result = run("bonus", "--bogus")
+    assert result.returncode == 2 and result.stderr.startswith("mahjong-poker: error: bonus: ")
+
+
+def test_a_dask_scheduler_that_is_not_there_exits_2(tmp_path) -> None:
+    pytest.importorskip("distributed")
+    result = run("solve", "--config", "configs/reduced-3x4.toml", "--backend", "dask", "--scheduler", "notanaddress",
+                 "--out", str(tmp_path / "out"), "--quiet")
+    assert result.returncode == 2 and "--scheduler notanaddress" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -204,6 +204,8 @@ def test_parse_values() -> None:
     (["--vary", "fa_hu_bets=2/1"], "strictly increasing"),
     ([], "at least one --vary"),
     (["--vary", "fa_hu_bets", "--target", "0.02"], "not a single payout"),
+    (["--vary", "tian_hu=4", "--vary", "tian_hu=5"], "--vary tian_hu is given twice"),
+    (["--vary", "tian_hu=4", "--out", "/dev/null"], "is a file, not a directory"),  # before any solve
 ])
 def test_bad_variants_are_one_line_errors(arguments: list[str], message: str, tmp_path: Path, capsys) -> None:
     config = tmp_path / "two.toml"

@@ -1,6 +1,7 @@
 """``mahjong-poker best`` and its API: every stage, JSON schema, bad input."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -51,6 +52,17 @@ def test_draw_stage_matches_the_api(capsys) -> None:
     assert [o["ev"] for o in data["options"]] == [o.ev for o in options]
     assert data["best"] == best_index(options)
     assert data["options"][data["best"]]["discard"] == ["5s", "7s"]
+
+
+def test_a_draw_from_tables_without_stage_a_is_evaluated(capsys) -> None:
+    """The committed real-deck tables leave out holds.parquet: a draw query given them is answered by the
+    evaluator, which says why."""
+    tables = Path(__file__).parent.parent / "strategy_tables" / "7981a1455f0f2315"
+    if (tables / "holds.parquet").exists():
+        pytest.skip("a solve into the committed directory added holds.parquet")
+    assert main(["best", "11m 23p 57s", "--dead", "9m 9p", "--dd", "--tables", str(tables)]) == 0
+    out = capsys.readouterr().out
+    assert "EVs computed by the evaluator" in out and "lacks holds.parquet" in out
 
 
 def test_deal_stage_on_a_mini_deck(capsys, mini_config: str) -> None:

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.errors import InputError
 from solver.game.cards import format_cards, parse_cards
 from solver.game.combinatorics import remove_cards
 from solver.game.config import GameConfig
@@ -598,6 +599,10 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     its own).
     """
     load_summary(tables, config)  # the tables exist, are whole and were made for this configuration
+    missing = [name for name in ("holds.parquet", "draws.parquet") if not (Path(tables) / name).exists()]
+    if missing:  # checked now: the deal's list takes minutes before the draw's would find them missing
+        raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (the committed "
+                         f"real-deck tables leave them out): mahjong-poker solve --out {tables} adds them")
     chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),
                   build_stage_chart("draw", config, tables, exceptions, words),
                   ting_thresholds(config), ting_outs_table(config))
@@ -669,7 +674,7 @@ def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> lis
         return ("yes" if rule.bet else "no") if chart.stage == "deal" else f"F = {rule.bet:g}"
 
     rows = [[str(r.rank), line_text(r.entry, r.max_touching), bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%",
-             f"{r.loss:.6f}", r.example]
+             f"{round(r.loss, 6) + 0.0:.6f}", r.example]  # + 0.0: a loss that rounds to zero is not -0
             for r in chart.rules]
     return [
         Heading(2, title, anchor), Paragraph(intro),

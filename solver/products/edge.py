@@ -10,6 +10,7 @@ strategy that maximises main game plus B times the bonus.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,8 +100,13 @@ def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_job
         check_tables(directory, config, objective)  # tables of another objective are never reported as these
         return load_summary(directory, config)
     restricted = objective.restriction != "optimal"
+    has_stage_a = (main / "holds.parquet").exists()
+    if restricted and not has_stage_a and not quiet:
+        print(f"{main} has no stage A (holds.parquet; the committed real-deck tables leave it out), so the "
+              f"{objective.restriction} strategy is solved whole; mahjong-poker solve --out {main} first would "
+              f"make each strategy a re-run of the later stages", file=sys.stderr)
     return solve(config, directory, bonus=objective.bonus, restriction=objective.restriction, n_jobs=n_jobs,
-                 quiet=quiet, holds_from=main if restricted and (main / "holds.parquet").exists() else None)
+                 quiet=quiet, holds_from=main if restricted and has_stage_a else None)
 
 
 def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float = 0.0, n_jobs: int = -1,

@@ -273,13 +273,14 @@ def solve_for_target(base: GameConfig, key: str, target: float, solver: VariantS
         tried.add(value)
         slope = payout_slope(summary, config, key)
         if slope <= 0 and gap > 0:  # flat here, so flat at every lower value too (the EV is convex)
-            return TargetRow(key, target, None, None, n, f"unreachable: the house edge is {summary.house_edge:.6g} "
-                             f"at {key} = {value:.6g} and no lower value raises it")
+            return TargetRow(key, target, None, None, n,
+                             f"unreachable: the house edge is {100 * summary.house_edge:.4f}% at {key} = {value:.6g} "
+                             f"and no lower value raises it")
         step = float(Fraction(value) - gap / slope) if slope > 0 else 2 * value + 1  # flat: look higher up
         if step < 0:
             if value == 0.0:
                 return TargetRow(key, target, None, None, n,
-                                 f"even {key} = 0 leaves the house edge at {summary.house_edge:.6f}")
+                                 f"even {key} = 0 leaves the house edge at {100 * summary.house_edge:.4f}%")
             step = 0.0
         value = step
     return TargetRow(key, target, value, summary.house_edge, max_solves, "stopped after the most solves allowed")

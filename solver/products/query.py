@@ -164,9 +164,13 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
             f"{(n_hu + n_flush) / total:.4f} ({n_hu + n_flush} of {total} pairs, {n_flush} with a flush hu)")
 
 
+#: The table a deal or a draw decision is read from.
+STAGE_TABLES = {Stage.DEAL: "firsts.parquet", Stage.DRAW: "holds.parquet"}
+
+
 def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
     """Options of a canonical deal or draw state from a solve's tables (None at the ting decision, which
-    the tables do not hold)."""
+    the tables do not hold, and when the stage's table is not there)."""
     try:
         return _read_tables(directory, state, config)
     except InputError:
@@ -185,6 +189,8 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
     check_tables(directory, config, Objective(state.bonus), index.metadata() if index else None)
     if state.stage == Stage.TING:
         return None  # ting decisions are computed directly (a few hundred hu tests)
+    if not (directory / STAGE_TABLES[state.stage]).exists():
+        return None  # the committed real-deck tables leave out holds.parquet: the evaluator answers
     if index is None:
         index = open_index(directory)
 

@@ -906,7 +906,10 @@ class _backend:
                 from distributed import Client
             except ImportError:
                 raise InputError("--backend dask needs Dask: pip install 'mahjong-poker[dask]'") from None
-            self.client = Client(self.scheduler) if self.scheduler else Client(processes=False)
+            try:
+                self.client = Client(self.scheduler) if self.scheduler else Client(processes=False)
+            except (ValueError, OSError, TimeoutError) as error:
+                raise InputError(f"--scheduler {self.scheduler}: no Dask scheduler to connect to ({error})") from None
         # loky's workers are kept through the whole solve: they would otherwise time out while the parent
         # merges a stage (minutes on the real deck), and each fresh one maps the arrays and tables again
         # (and arguments are small: no memory-mapped copies in /dev/shm to leave behind when killed)

@@ -280,7 +280,8 @@ def check_tables(directory: Path, config: GameConfig, objective: Objective,
     """
     summary = directory / "summary.parquet"
     if not directory.is_dir():
-        raise InputError(f"no table directory {directory}: run mahjong-poker solve --out {directory} to make one")
+        raise InputError(f"no table directory {directory}: run mahjong-poker solve --out {directory} to make one, "
+                         f"or name a finished solve's with --tables")
     if not summary.exists():
         raise InputError(f"no finished solve in {directory} (no summary.parquet): "
                          f"run mahjong-poker solve --out {directory}")
