@@ -58,7 +58,7 @@ def cmd_bonus(args: argparse.Namespace) -> None:
             ],
             "house_edge": table.house_edge,
             "paytables": [{"payout": c.key, "current": c.current, "target": c.target, "exact": c.exact,
-                           "whole": c.whole, "whole_house_edge": c.whole_edge} for c in changes],
+                           "whole": c.whole, "whole_house_edge": c.whole_edge, "note": c.note} for c in changes],
         }))
         return
     rows = [(r.combination, f"{r.pays:g}", r.combinations, f"{r.probability:.10f}", f"{r.contribution:+.10f}")
@@ -72,10 +72,13 @@ def cmd_bonus(args: argparse.Namespace) -> None:
     if changes:
         print("one change to the paytable per target house edge (a payout to 1, or every payout times a factor):"
               "\nthe exact value, and the largest whole value that keeps the edge at least the target")
-        rows = [(c.key.removeprefix("bonus_").replace("_", " ") if c.key != "all" else "all payouts x",
-                 f"{c.current:g}", f"{100 * c.target:g}%", f"{c.exact:.4f}", f"{c.whole:g}",
-                 f"{100 * c.whole_edge:.4f}%") for c in changes]
-        print(text_table(["payout", "now", "target", "exact", "whole", "its house edge"], rows, "lrrrrr"))
+        noted = any(c.note for c in changes)  # a column of notes only when some target has one
+        rows = [[c.key.removeprefix("bonus_").replace("_", " ") if c.key != "all" else "all payouts x",
+                 f"{c.current:g}", f"{100 * c.target:g}%", "-" if c.exact is None else f"{c.exact:.4f}",
+                 "-" if c.whole is None else f"{c.whole:g}",
+                 "-" if c.whole_edge is None else f"{100 * c.whole_edge:.4f}%"] + [c.note] * noted for c in changes]
+        print(text_table(["payout", "now", "target", "exact", "whole", "its house edge"] + ["note"] * noted, rows,
+                         "lrrrrr" + "l" * noted))
 
 
 def _add_bonus_arguments(parser: argparse.ArgumentParser) -> None:
@@ -436,10 +439,11 @@ def cmd_paytable(args: argparse.Namespace) -> None:
                          table, "r" * (len(keys) + 7)))
     if targets:
         print("payout values for each target house edge (the other payouts as configured):")
-        print(text_table(["payout", "target", "value", "house edge there", "solves", "note"],
+        noted = any(t.note for t in targets)  # a column of notes only when some target has one
+        print(text_table(["payout", "target", "value", "house edge there", "steps"] + ["note"] * noted,
                          [[t.key, f"{100 * t.target:.4f}%", "-" if t.value is None else f"{t.value:.10g}",
-                           "-" if t.house_edge is None else f"{100 * t.house_edge:.6f}%", t.solves, t.note]
-                          for t in targets], "lrrrrl"))
+                           "-" if t.house_edge is None else f"{100 * t.house_edge:.6f}%", t.solves]
+                          + [t.note] * noted for t in targets], "lrrrr" + "l" * noted))
     print(f"{solver.solves} solve(s) run; " + (f"written: {', '.join(str(p) for p in written)}" if written
                                                 else "no files written (--out DIR writes JSON, CSV and plots)"))
 

@@ -141,3 +141,16 @@ def test_paytable_changes_meet_their_targets() -> None:
         assert c.whole_edge >= c.target > resolved_house_edge(_payouts(config, c.key, c.whole + step))
     hu = next(c for c in changes if c.key == "bonus_hu" and c.target == 0.02)
     assert bonus_table(replace(config, bonus_hu=hu.whole)).house_edge == pytest.approx(hu.whole_edge, abs=1e-15)
+
+
+def test_a_target_no_payout_reaches_is_a_note() -> None:
+    """A house edge of 70% is out of reach of the straight flush's payout alone (paying nothing for it leaves
+    the edge at 62%), not of every payout scaled down; a target given twice is met once."""
+    from solver.game.bonus import SCALE_ALL, paytable_changes
+
+    changes = paytable_changes(GameConfig(), (0.7, 0.7))
+    assert len(changes) == 7
+    flush = next(c for c in changes if c.key == "bonus_straight_flush")
+    assert flush.exact is flush.whole is flush.whole_edge is None and flush.note.startswith("unreachable")
+    scaled = next(c for c in changes if c.key == SCALE_ALL)
+    assert scaled.note == "" and 0 < scaled.exact < 1 and scaled.whole_edge >= 0.7

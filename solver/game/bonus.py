@@ -272,17 +272,20 @@ class PaytableChange:
     current: float
     """Its value now (for ``all``: the factor 1)."""
     target: float
-    exact: float
-    """The value (payout to 1, or factor) giving the target house edge exactly, to 1e-9."""
-    whole: float
+    exact: float | None
+    """The value (payout to 1, or factor) giving the target house edge exactly, to 1e-9; None when no
+    value does (``note`` says why)."""
+    whole: float | None
     """The largest whole payout (or factor in hundredths) whose house edge is at least the target."""
-    whole_edge: float
+    whole_edge: float | None
+    note: str = ""
 
 
 def payout_for_edge(config: GameConfig, key: str, target: float) -> PaytableChange:
     """The value of one bonus payout (or the factor on all of them) that makes the resolved bet's house
     edge ``target``: the edge falls as any payout rises (a ranked category pays the highest that
-    applies, so the edge is continuous and piecewise linear in it), found by bisection."""
+    applies, so the edge is continuous and piecewise linear in it), found by bisection; none (a note
+    instead) when paying nothing leaves the edge below the target."""
     def edge(value: float) -> float:
         return resolved_house_edge(_payouts(config, key, value))
 
@@ -291,7 +294,8 @@ def payout_for_edge(config: GameConfig, key: str, target: float) -> PaytableChan
     current = 1.0 if key == SCALE_ALL else getattr(config, key)
     low, high = 0.0, max(1.0, current)
     if edge(low) < target:
-        raise InputError(f"{key}: even paying nothing, the bonus's house edge is {edge(low):.4%}, below {target:.2%}")
+        return PaytableChange(key, current, target, None, None, None,
+                              f"unreachable: paying nothing leaves the house edge at {edge(low):.4%}")
     while edge(high) > target:
         high *= 2.0
     while high - low > 1e-9:
@@ -307,5 +311,7 @@ def payout_for_edge(config: GameConfig, key: str, target: float) -> PaytableChan
 
 
 def paytable_changes(config: GameConfig, targets: tuple[float, ...]) -> list[PaytableChange]:
-    """For each bonus payout, and for all of them scaled together, the change that meets each target."""
+    """For each bonus payout, and for all of them scaled together, the change that meets each target (each
+    target once, in the order given)."""
+    targets = tuple(dict.fromkeys(targets))
     return [payout_for_edge(config, key, target) for key in (*PAYOUT_KEYS, SCALE_ALL) for target in targets]
