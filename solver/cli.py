@@ -373,8 +373,9 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     --vary KEY=VALUES (repeatable) names a payout of the [payouts] table and
     its values: a,b,c or start:stop:step (both ends included); bet-size lists
     as 1/2,1/3. Every combination is a variant, solved exactly with optimal
-    play into strategy_tables/<fingerprint> (as solve --config would), or
-    read from there when already solved. Variants that differ only in the
+    play into strategy_tables/<fingerprint> (as solve --config would; the
+    first best --tables query indexes them), or read from there when
+    already solved. Variants that differ only in the
     tian-hu, di-hu, double-down or fa-hu (step-11) payouts share the solve's
     first stage, so each after the first costs a fraction of a solve; the
     ting-hu payouts and the bet sizes walk that stage again, reading each

@@ -157,7 +157,7 @@ class VariantSolver:
         walks = has_own or source is None
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
                         quiet=self.quiet, holds_from=None if walks else source,
-                        column_store=self.column_store if walks else False)
+                        column_store=self.column_store if walks else False, index=False)
         self.solves += 0 if summary.reused else 1
         self.share(directory, config)
         return summary

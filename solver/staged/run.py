@@ -701,7 +701,7 @@ def _card_names(rows: np.ndarray, geometry: DeckGeometry) -> list[str]:
 def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
           restriction: str = "optimal", chart: Policy | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
-          holds_from: Path | str | None = None, column_store: bool | Path = False) -> Summary:
+          holds_from: Path | str | None = None, column_store: bool | Path = False, index: bool = True) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
     Finished chunks already in the directory are kept (a killed solve
@@ -718,8 +718,9 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     payout-free columns from a store in the cache folder (or in the folder
     given), storing those not there (:mod:`solver.staged.column_store`): the
     same tables, and a later solve of the same deck (a paytable variant of the
-    ting payouts or bet sizes) builds none. Returns the game's summary, also
-    written to ``summary.parquet``.
+    ting payouts or bet sizes) builds none. ``index``: build the index that
+    ``best --tables`` reads now (otherwise the first such query builds it).
+    Returns the game's summary, also written to ``summary.parquet``.
     """
     start = time.monotonic()
     objective = Objective(bonus, restriction, chart)
@@ -736,7 +737,13 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
-        return _solve(_Solve(config, objective, directory, store), source, start, n_jobs, backend, scheduler, quiet)
+        summary = _solve(_Solve(config, objective, directory, store), source, start, n_jobs, backend, scheduler,
+                         quiet)
+        if index:
+            if not quiet:
+                print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
+            open_index(directory)  # built now rather than by the first query (solve's time excludes it)
+        return summary
 
 
 def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs: int = -1, backend: str = "loky",
@@ -796,9 +803,6 @@ def _solve(solve: _Solve, source: Path | None, start: float, n_jobs: int, backen
         with _timed(timings, "outcomes", quiet):
             counts, bonus_net, draws, declined = _forward(solve, deals, source, quiet)
     summary = _finish(solve, deals, counts, bonus_net, draws, declined, time.monotonic() - start, timings)
-    if not quiet:
-        print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
-    open_index(directory)  # built now rather than by the first query (solve's time excludes it)
     _drop_chunks(directory)
     return summary
 
