@@ -148,15 +148,20 @@ def test_a_damaged_index_is_answered_from_parquet() -> None:
 
 
 def test_a_clone_without_the_large_table_answers_deals(tmp_path: Path, capsys) -> None:
-    """The committed real-deck tables lack stage A: deal queries read stage C; a draw query says what to run."""
+    """The committed real-deck tables lack stage A: deal queries read stage C; a draw query is answered by the
+    evaluator, the same EVs as stage A's to 1e-12, and says what would add the table."""
     from solver.cli import main
 
     copy = _copy_tables(tmp_path)
     (copy / "holds.parquet").unlink()
     hand = pq.read_table(TABLES / "deals.parquet", columns=["hand"]).slice(100, 1).to_pylist()[0]["hand"]
     assert best_play(hand, CONFIG, tables=copy).options == best_play(hand, CONFIG, tables=TABLES).options
-    assert main(["best", "1234m 12p", "--dead", "3p 4s", "--config", str(CONFIG_PATH), "--tables", str(copy)]) == 2
-    assert "run mahjong-poker solve" in capsys.readouterr().err
+    evaluated = best_play("1234m 12p", CONFIG, dead="3p 4s", tables=copy)
+    read = best_play("1234m 12p", CONFIG, dead="3p 4s", tables=TABLES)
+    assert (evaluated.source, read.source) == ("evaluator", "tables")
+    assert [o.ev for o in evaluated.options] == pytest.approx([o.ev for o in read.options], abs=1e-12)
+    assert main(["best", "1234m 12p", "--dead", "3p 4s", "--config", str(CONFIG_PATH), "--tables", str(copy)]) == 0
+    assert "lacks holds.parquet, which mahjong-poker solve --out" in capsys.readouterr().out
 
 
 def test_damaged_tables_are_refused_with_a_message(tmp_path: Path, capsys) -> None:
