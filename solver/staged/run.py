@@ -251,33 +251,24 @@ def _group_keys(first: np.ndarray, second: np.ndarray, base: int) -> np.ndarray:
     return keys
 
 
-def _holds_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
-    """Stage A for a chunk of hold classes: every canonical dead set's values."""
-    config = solve.config
-    geometry = config.geometry
-    constants = TingConstants.of(config, solve.objective.bonus)
-    keys, values = [], []
-    for hold in holds:
-        dead = extensions(geometry, tuple(int(c) for c in hold), 4)
-        values.append(walk(solve.columns(hold, constants), dead, config, constants))
-        keys.append(_group_keys(hold, dead, geometry.n_types))
-    return _holds_table(np.concatenate(keys), np.concatenate(values), len(config.fa_hu_bets))
-
-
-def _holds_variants_work(solves: list[_Solve], holds: np.ndarray) -> list[pa.Table]:
-    """Stage A for a chunk of hold classes, for several variants walked together (:func:`walk_together`)."""
+def _holds_work(solve: _Solve | list[_Solve], holds: np.ndarray) -> pa.Table | list[pa.Table]:
+    """Stage A for a chunk of hold classes: every canonical dead set's values; for a list of variants
+    walked together (:func:`walk_together`), a table for each."""
+    solves = [solve] if isinstance(solve, _Solve) else solve
     config = solves[0].config
     geometry = config.geometry
-    variants = [TingConstants.of(s.config) for s in solves]
+    variants = [TingConstants.of(s.config, s.objective.bonus) for s in solves]
     keys, values = [], []
     for hold in holds:
         dead = extensions(geometry, tuple(int(c) for c in hold), 4)
-        values.append(walk_variants(solves[0].columns(hold, variants[0], also=tuple(variants[1:])), dead, config,
-                                    variants))
+        columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
+        values.append(walk(columns, dead, config, variants[0])[None] if len(solves) == 1 else
+                      walk_variants(columns, dead, config, variants))
         keys.append(_group_keys(hold, dead, geometry.n_types))
     key = np.concatenate(keys)
-    return [_holds_table(key, np.concatenate([v[k] for v in values]), len(config.fa_hu_bets))
-            for k in range(len(solves))]
+    tables = [_holds_table(key, np.concatenate([v[k] for v in values]), len(config.fa_hu_bets))
+              for k in range(len(solves))]
+    return tables[0] if isinstance(solve, _Solve) else tables
 
 
 def _list_column(values: np.ndarray) -> pa.FixedSizeListArray:
@@ -770,7 +761,7 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
             prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
             solves.append(_Solve(config, Objective(), directory, store))
         with _backend(backend, scheduler, n_jobs):
-            _run_stage(solves, "holds", group_classes(lead.geometry, 4), _holds_variants_work, (), quiet)
+            _run_stage(solves, "holds", group_classes(lead.geometry, 4), _holds_work, (), quiet)
 
 
 def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[list[GameConfig], list[Path]]:
