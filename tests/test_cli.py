@@ -49,7 +49,9 @@ def test_two_deck_config(tmp_path, capsys) -> None:
 
 @pytest.mark.parametrize(
     "content, fragment",
-    [("[deck]\ndekcs = 2\n", "unknown key deck.dekcs"), ("[payouts]\ndi_hu = -2\n", "payouts.di_hu")],
+    [("[deck]\ndekcs = 2\n", "unknown key deck.dekcs"), ("[payouts]\ndi_hu = -2\n", "payouts.di_hu"),
+     ("[payouts]\nting_hu = nan\n", "payouts.ting_hu must be a"),
+     ("[payouts]\nting_hu = inf\n", "payouts.ting_hu must be a")],
 )
 def test_bad_config_exits_2_without_traceback(tmp_path, content: str, fragment: str) -> None:
     path = tmp_path / "bad.toml"

@@ -20,6 +20,7 @@ from solver.products.paytable import (
     solve_for_target,
     solve_targets,
 )
+from solver.staged import run
 from solver.staged.classes import group_classes
 from solver.staged.run import solve
 from solver.staged.summary import load_summary
@@ -116,12 +117,13 @@ def test_variants_of_the_ting_payouts_read_the_column_store_bit_for_bit(base: Ga
 @pytest.mark.slow
 @pytest.mark.parametrize("base", [TWO_SUITS, load_config(ROOT / "configs" / "three-copies-3x4.toml")],
                          ids=["two-suits", "three-copies-3x4"])
-def test_variants_walked_together_are_bit_for_bit_plain_solves(base: GameConfig, tmp_path: Path) -> None:
+def test_variants_walked_together_are_bit_for_bit_plain_solves(base: GameConfig, tmp_path: Path,
+                                                               monkeypatch) -> None:
     """The variants that walk stage A walk it together where their sums are exact (a ting payout in
     quarters, other bet multiples) and alone where not (a ting payout of 0.17323): each one's every table,
-    stage A's included, is a plain solve's, bit for bit. Walking together again redoes only the chunks some
-    variant lacks."""
-    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    stage A's included, is a plain solve's, bit for bit, and the solves walk no hold the walk together did.
+    Walking together again redoes only the chunks some variant lacks."""
+    variants = VariantSolver(n_jobs=1, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     grid = [{"ting_hu": 1.25}, {"ting_hu": 0.17323}, {"ting_hu": 1.5, "ting_hu_multiples": (1.0, 4.0)}, {}]
     configs = [replace(base, **payouts) for payouts in grid]
     variants.walk_together(configs)
@@ -135,6 +137,14 @@ def test_variants_walked_together_are_bit_for_bit_plain_solves(base: GameConfig,
     variants.walk_together(configs)
     redone = {p for d in together for p in (d / "chunks").iterdir() if p.stat().st_mtime_ns != times.get(p)}
     assert redone == {d / "chunks" / chunk.name for d in together}
+    walked_alone = set()  # the directories whose solve walks stage A on its own (n_jobs=1: in this process)
+    work = run._holds_work
+
+    def spied(solve, chunk):
+        walked_alone.add(solve.directory)
+        return work(solve, chunk)
+
+    monkeypatch.setattr(run, "_holds_work", spied)
     for config in configs:
         row = variants(config)
         assert not index_path(Path(row.directory)).exists()  # a variant's query index waits for its first query
@@ -143,6 +153,28 @@ def test_variants_walked_together_are_bit_for_bit_plain_solves(base: GameConfig,
         _same_tables(Path(row.directory), Path(plain.directory), ("holds.parquet", "tracking.parquet", "deals.parquet",
                                                                   "firsts.parquet", "draws.parquet",
                                                                   "outcomes.parquet"))
+    assert {d for d in walked_alone if d.parent == variants.root} == {variants.directory(configs[1]).absolute()}
+
+
+@pytest.mark.slow
+def test_variants_keep_the_stage_a_their_directory_was_made_for(tmp_path: Path) -> None:
+    """A run stopped after walking its variants together, and finished variants that read another's stage
+    A, are solved or read again under another grid: each reads the stage A its directory was made for,
+    whatever the new run would have shared, and gives a plain solve's figures."""
+    def variant_solver() -> VariantSolver:
+        return VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+
+    variant_solver().walk_together([replace(TWO_SUITS, ting_hu=t, fa_hu=f) for t in (1.25, 1.5) for f in (3.0, 4.0)])
+    rows = paytable_rows(TWO_SUITS, {"ting_hu": [1.25, 1.5], "fa_hu": [2.0, 3.0]}, variant_solver())
+    paytable_rows(TWO_SUITS, {"ting_hu": [1.25, 1.5], "tian_hu": [4.0, 5.0]}, variant_solver())
+    rows += paytable_rows(TWO_SUITS, {"ting_hu": [1.25, 1.5], "tian_hu": [5.0, 6.0]}, variant_solver())
+    stopped = next(r for r in rows if r.payouts == {"ting_hu": 1.25, "fa_hu": 3.0})  # walked before it stopped
+    sharing = next(r for r in rows if r.payouts == {"ting_hu": 1.25, "tian_hu": 5.0})  # read (1.25, 4)'s stage A
+    assert json.loads((Path(sharing.summary.directory) / "manifest.json").read_text())["holds_from"]
+    for row in (stopped, sharing):
+        config = replace(TWO_SUITS, **row.payouts)
+        plain = solve(config, tmp_path / "plain" / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row.summary.ev_exact == plain.ev_exact and row.summary.outcomes == plain.outcomes
 
 
 def test_house_edge_is_monotone_in_each_payout(variant_solver: VariantSolver) -> None:
@@ -207,6 +239,7 @@ def test_parse_values() -> None:
     ([], "at least one --vary"),
     (["--vary", "fa_hu_bets", "--target", "0.02"], "not a single payout"),
     (["--vary", "tian_hu=4", "--vary", "tian_hu=5"], "--vary tian_hu is given twice"),
+    (["--vary", "ting_hu=nan,1"], "payouts.ting_hu must be a finite number"),
     (["--vary", "tian_hu=4", "--out", "/dev/null"], "is a file, not a directory"),  # before any solve
 ])
 def test_bad_variants_are_one_line_errors(arguments: list[str], message: str, tmp_path: Path, capsys) -> None:

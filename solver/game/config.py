@@ -233,6 +233,8 @@ def validate(config: GameConfig) -> GameConfig:
         for key in _TABLES[table]:
             value = getattr(config, key)
             for v in value if isinstance(value, tuple) else (value,):
+                if isinstance(v, float) and not math.isfinite(v):
+                    raise ConfigError(f"{table}.{key} must be a finite number, got {v}")
                 if isinstance(v, float) and v < 0:
                     raise ConfigError(f"{table}.{key} must not be negative, got {v}")
     if config.double_down <= 0:

@@ -149,10 +149,12 @@ class VariantSolver:
 
     def __call__(self, config: GameConfig) -> Summary:
         """The variant's summary, solving it (reading a shared stage A when one is there) if need be."""
-        from solver.staged.run import solve
+        from solver.staged.run import recorded_source, solve
 
         directory = self.directory(config)
-        source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
+        prepared, source = recorded_source(directory)  # a solve begun (or stage A walked) reads what it chose
+        if not prepared:
+            source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
         has_own = (directory / "holds.parquet").exists()
         walks = has_own or source is None
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
@@ -180,12 +182,9 @@ class VariantSolver:
         for group in groups.values():
             for start in range(0, len(group), WALKED_TOGETHER):
                 batch = group[start:start + WALKED_TOGETHER]
-                if len(batch) < 2:
-                    continue
-                if progress:
-                    progress(f"stage A of {len(batch)} variants, walked together")
                 walk_together(batch, [self.directory(c) for c in batch], n_jobs=self.n_jobs, backend=self.backend,
-                              scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store)
+                              scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store,
+                              progress=progress)
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""

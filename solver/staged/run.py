@@ -28,6 +28,7 @@ variant whose payouts stage A does not read, or reads only linearly (the step-11
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 import tomllib
@@ -738,16 +739,20 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
 
 
 def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs: int = -1, backend: str = "loky",
-                  scheduler: str | None = None, quiet: bool = False, column_store: bool | Path = False) -> None:
+                  scheduler: str | None = None, quiet: bool = False, column_store: bool | Path = False,
+                  progress: Callable[[str], None] | None = None) -> None:
     """Walk stage A of several paytable variants at once: each leaf's weights, W and Wf are computed once
     and priced for every variant (:func:`solver.staged.holds.walk_variants`). Each directory is left its
     stage A's chunk files, the same as its own solve writes; :func:`solve` into it then finds stage A
     done, merges it and goes on. The variants must differ only in payouts (one deck, the same columns),
     have as many fa-hu bets, and each keep the walk's sums exact (:func:`solver.staged.holds.sums_exact`),
-    so that each one's values are bit for bit its own walk's. Those already past stage A are left out."""
+    so that each one's values are bit for bit its own walk's. Those already past stage A, or made to read
+    another's, are left out; ``progress`` hears how many are walked."""
     configs, directories = _still_walking(configs, directories)
     if len(configs) < 2:
         return
+    if progress:
+        progress(f"stage A of {len(configs)} variants, walked together")
     lead = configs[0]
     if any(c.columns_fingerprint() != lead.columns_fingerprint() or len(c.fa_hu_bets) != len(lead.fa_hu_bets)
            or not sums_exact(TingConstants.of(c), c.geometry) for c in configs):
@@ -765,14 +770,29 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
 
 
 def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[list[GameConfig], list[Path]]:
-    """Of the variants given, those whose directory has no stage A yet (made and made absolute)."""
+    """Of the variants given, those whose directory still needs its own stage A walked: not finished, not
+    made to read another's stage A, and without its own yet (made and made absolute)."""
     kept: tuple[list[GameConfig], list[Path]] = ([], [])
     for config, directory in zip(configs, directories):
         directory = usable_directory(Path(directory)).absolute()
-        if not (directory / "holds.parquet").exists() and not _arrays_ready(directory, "holds", ("key", "values")):
-            kept[0].append(config)
-            kept[1].append(directory)
+        prepared, source = recorded_source(directory)
+        if (directory / "summary.parquet").exists() or source is not None or (directory / "holds.parquet").exists() \
+                or _arrays_ready(directory, "holds", ("key", "values")):
+            continue
+        kept[0].append(config)
+        kept[1].append(directory)
     return kept
+
+
+def recorded_source(directory: Path) -> tuple[bool, Path | None]:
+    """Whether ``directory`` was made for a solve (it has a manifest), and the directory whose stage A that
+    solve reads (``holds_from``; None: its own): a solve resumed, or made again, must read the same."""
+    manifest = Path(directory) / "manifest.json"
+    try:
+        source = json.loads(manifest.read_text()).get("holds_from")
+    except (OSError, ValueError):
+        return False, None
+    return True, Path(source) if source else None
 
 
 def _solve(solve: _Solve, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,
