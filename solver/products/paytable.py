@@ -46,7 +46,7 @@ from solver.game.config import PAYOUT_KEYS, GameConfig, validate
 from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
-from solver.tables.files import default_directory
+from solver.tables.files import default_directory, recorded_source
 
 #: The most variants whose stage A is walked together: a leaf's cost per variant falls from 0.82 ns
 #: alone to about 0.5 with eight (docs/performance.md), and little further.
@@ -149,7 +149,7 @@ class VariantSolver:
 
     def __call__(self, config: GameConfig) -> Summary:
         """The variant's summary, solving it (reading a shared stage A when one is there) if need be."""
-        from solver.staged.run import recorded_source, solve
+        from solver.staged.run import solve
 
         directory = self.directory(config)
         prepared, source = recorded_source(directory)  # a solve begun (or stage A walked) reads what it chose

@@ -62,10 +62,9 @@ weights and the weighted win counts of each, exact integers.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from math import comb
+from math import comb, inf
 
 import numpy as np
 
@@ -131,7 +130,7 @@ def sums_exact(constants: TingConstants, geometry: DeckGeometry) -> bool:
     reads a multiple of 1/4, and the largest sum (every community of the deck at its largest weight and
     gain) below 2^53 units of 1/64, the unit of a gain."""
     read = (constants.p1, constants.pf1, constants.m_min, constants.m_max, *constants.c, *constants.fa_bets)
-    if constants.bonus_bet != 0 or any(not 0 <= x < math.inf or float(x) / _EXACT_UNIT != round(float(x) / _EXACT_UNIT)
+    if constants.bonus_bet != 0 or any(not 0 <= x < inf or float(x) / _EXACT_UNIT != round(float(x) / _EXACT_UNIT)
                                        for x in read):
         return False
     completions = comb(geometry.n_suited * geometry.copies_in_play, 2)  # W + Wf, and C(left, 2), at most

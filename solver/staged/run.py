@@ -28,7 +28,6 @@ variant whose payouts stage A does not read, or reads only linearly (the step-11
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 import tomllib
@@ -92,6 +91,7 @@ from solver.tables.files import (
     file_metadata,
     prepare_directory,
     read_metadata,
+    recorded_source,
     solve_lock,
     sort_by_key,
     usable_directory,
@@ -255,7 +255,8 @@ def _group_keys(first: np.ndarray, second: np.ndarray, base: int) -> np.ndarray:
 def _holds_work(solve: _Solve | list[_Solve], holds: np.ndarray) -> pa.Table | list[pa.Table]:
     """Stage A for a chunk of hold classes: every canonical dead set's values; for a list of variants
     walked together (:func:`walk_together`), a table for each."""
-    solves = [solve] if isinstance(solve, _Solve) else solve
+    single = isinstance(solve, _Solve)
+    solves = [solve] if single else solve
     config = solves[0].config
     geometry = config.geometry
     variants = [TingConstants.of(s.config, s.objective.bonus) for s in solves]
@@ -263,13 +264,13 @@ def _holds_work(solve: _Solve | list[_Solve], holds: np.ndarray) -> pa.Table | l
     for hold in holds:
         dead = extensions(geometry, tuple(int(c) for c in hold), 4)
         columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
-        values.append(walk(columns, dead, config, variants[0])[None] if len(solves) == 1 else
+        values.append(walk(columns, dead, config, variants[0])[None] if single else
                       walk_variants(columns, dead, config, variants))
         keys.append(_group_keys(hold, dead, geometry.n_types))
     key = np.concatenate(keys)
     tables = [_holds_table(key, np.concatenate([v[k] for v in values]), len(config.fa_hu_bets))
               for k in range(len(solves))]
-    return tables[0] if isinstance(solve, _Solve) else tables
+    return tables[0] if single else tables
 
 
 def _list_column(values: np.ndarray) -> pa.FixedSizeListArray:
@@ -751,13 +752,13 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
     configs, directories = _still_walking(configs, directories)
     if len(configs) < 2:
         return
-    if progress:
-        progress(f"stage A of {len(configs)} variants, walked together")
     lead = configs[0]
     if any(c.columns_fingerprint() != lead.columns_fingerprint() or len(c.fa_hu_bets) != len(lead.fa_hu_bets)
            or not sums_exact(TingConstants.of(c), c.geometry) for c in configs):
         raise InputError("variants walked together need the same deck, as many fa-hu bets, and sums the "
                          "walk keeps exact (payouts in quarters)")
+    if progress:
+        progress(f"stage A of {len(configs)} variants, walked together")
     store = None if column_store is False else store_folder(lead, None if column_store is True else column_store)
     with ExitStack() as locks:
         solves = []
@@ -775,24 +776,12 @@ def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[
     kept: tuple[list[GameConfig], list[Path]] = ([], [])
     for config, directory in zip(configs, directories):
         directory = usable_directory(Path(directory)).absolute()
-        prepared, source = recorded_source(directory)
-        if (directory / "summary.parquet").exists() or source is not None or (directory / "holds.parquet").exists() \
-                or _arrays_ready(directory, "holds", ("key", "values")):
+        if (directory / "summary.parquet").exists() or recorded_source(directory)[1] is not None \
+                or (directory / "holds.parquet").exists() or _arrays_ready(directory, "holds", ("key", "values")):
             continue
         kept[0].append(config)
         kept[1].append(directory)
     return kept
-
-
-def recorded_source(directory: Path) -> tuple[bool, Path | None]:
-    """Whether ``directory`` was made for a solve (it has a manifest), and the directory whose stage A that
-    solve reads (``holds_from``; None: its own): a solve resumed, or made again, must read the same."""
-    manifest = Path(directory) / "manifest.json"
-    try:
-        source = json.loads(manifest.read_text()).get("holds_from")
-    except (OSError, ValueError):
-        return False, None
-    return True, Path(source) if source else None
 
 
 def _solve(solve: _Solve, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,

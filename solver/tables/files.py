@@ -111,17 +111,14 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
     is refused (``InputError`` naming the difference), or with ``force``
     moved aside to ``<directory>.replaced-<time>``.
     """
-    manifest = directory / "manifest.json"
     wanted = {**describe(config, objective), **extra}
     if directory.exists() and any(p.name != LOCK for p in directory.iterdir()):
         problem = None
-        try:
-            found = json.loads(manifest.read_text())
-            differing = sorted(k for k in wanted if found.get(k) != wanted[k])
-            if differing:
-                problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
-        except (OSError, ValueError):
+        found = read_manifest(directory)
+        if found is None:
             problem = "it has no readable manifest.json"
+        elif differing := sorted(k for k in wanted if found.get(k) != wanted[k]):
+            problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
         if problem is None:
             (directory / "chunks").mkdir(exist_ok=True)
             return
@@ -130,7 +127,23 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
                              "use another --out, or --force to move it aside")
         shutil.move(str(directory), f"{directory}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
     (directory / "chunks").mkdir(parents=True, exist_ok=True)
-    write_json(manifest, {**wanted, "config": config.to_toml()})
+    write_json(directory / "manifest.json", {**wanted, "config": config.to_toml()})
+
+
+def read_manifest(directory: Path) -> dict[str, Any] | None:
+    """What ``directory`` was made for (its ``manifest.json``), or None when it has no readable one."""
+    try:
+        return json.loads((Path(directory) / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def recorded_source(directory: Path) -> tuple[bool, Path | None]:
+    """Whether ``directory`` was made for a solve (it has a manifest), and the directory whose stage A that
+    solve reads (``holds_from``; None: its own): a solve resumed, or made again, must read the same."""
+    found = read_manifest(directory)
+    source = found.get("holds_from") if found else None
+    return found is not None, Path(source) if source else None
 
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
