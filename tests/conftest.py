@@ -46,20 +46,33 @@ def _leave_no_query_indexes(tmp_path_factory):
             continue
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _leave_no_column_stores():
-    """Paytable variants that walk stage A store its payout-free columns in the user's cache folder: when
-    the session ends, delete the stores it created (those there before are the user's)."""
-    import shutil
+_STORES_BEFORE = pytest.StashKey[set]()
 
+
+def _column_stores() -> set:
     from solver.runtime.diskcache import cache_dir
     from solver.staged.column_store import FOLDER_PREFIX
 
-    def stores() -> set:
-        folder = cache_dir()
-        return set(folder.glob(f"{FOLDER_PREFIX}*")) if folder.is_dir() else set()
+    folder = cache_dir()
+    return set(folder.glob(f"{FOLDER_PREFIX}*")) if folder.is_dir() else set()
 
-    before = stores()
-    yield
-    for folder in stores() - before:
+
+def pytest_sessionstart(session):
+    """Note the column stores in the user's cache folder before the tests (those are the user's). Only in
+    the process that runs the session: with pytest-xdist, not in its workers, whose sessions overlap."""
+    if not hasattr(session.config, "workerinput"):
+        session.config.stash[_STORES_BEFORE] = _column_stores()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Paytable variants that walk stage A store its payout-free columns in the user's cache folder: once
+    every test has run, delete the stores the tests created (a worker that finishes first must not delete a
+    store another worker's test is reading)."""
+    import shutil
+
+    before = session.config.stash.get(_STORES_BEFORE, None)
+    if before is None:
+        return
+    for folder in _column_stores() - before:
         shutil.rmtree(folder, ignore_errors=True)
+
