@@ -35,10 +35,11 @@ def _config(args: argparse.Namespace) -> GameConfig:
 
 
 def cmd_bonus(args: argparse.Namespace) -> None:
-    """Print the exact return table of a resolved bonus bet, and paytables that meet target house edges.
+    """Print the exact return table of the bonus bet settled on six random cards, and paytables for target edges.
 
-    The bonus is paid on the six community cards alone, so its return per
-    resolved bet needs no solve. With --targets 0.02,0.05,0.10, for each
+    The bonus is paid on the six community cards alone, so its return were
+    every bet settled needs no solve (a lone player's bets settle only when he
+    bets the ting: edge --tables gives those figures). With --targets 0.02,0.05,0.10, for each
     payout (and for all of them multiplied by one factor) the value that
     gives each house edge exactly, and the largest whole payout (or factor
     in hundredths) that keeps the edge at least there.
@@ -64,7 +65,7 @@ def cmd_bonus(args: argparse.Namespace) -> None:
     rows = [(r.combination, f"{r.pays:g}", r.combinations, f"{r.probability:.10f}", f"{r.contribution:+.10f}")
             for r in table.rows]
     suited = config.geometry.n_suited * config.geometry.copies_in_play
-    print(f"Bonus bet, per resolved bet: six community cards out of C({suited}, 6)")
+    print(f"Bonus bet, were every bet settled: six community cards out of C({suited}, 6)")
     print(text_table(["combination", "pays", "combinations", "probability", "return"], rows, "lrrrr"))
     print(f"total combinations: {table.total_combinations}")
     print(f"expected return per unit bet: {table.ev:+.10f}")
@@ -227,9 +228,9 @@ def cmd_edge(args: argparse.Namespace) -> None:
     mahjong-poker solve makes one). The return table has one row per final
     outcome and bet sequence; then the EV (also as an exact fraction), house
     edge, element of risk, average total bet by part, standard deviation, hit
-    frequency and how often each decision is taken. The bonus bet is reported
-    per resolved bet and per bet placed by a lone player (it pushes unless the
-    player bets ting-hu); with --bonus B also under the strategy that
+    frequency and how often each decision is taken (shares of hands dealt). The
+    bonus bet is reported per bet placed by a lone player and per bet settled
+    (it pushes unless the player bets ting-hu), and were every bet settled; with --bonus B also under the strategy that
     maximises main game plus a bonus bet of B (a second solve).
     """
     from solver.products.edge import par_sheet, par_sheet_document
@@ -582,7 +583,7 @@ COMMANDS: dict[str, Command] = {
     "simulate": (cmd_simulate, "Monte Carlo check of the solve with real shuffled decks", _add_simulate_arguments),
     "chart": (cmd_chart, "a strategy chart a person can learn, priced exactly; pictures; an HTML report",
               _add_chart_arguments),
-    "bonus": (cmd_bonus, "exact return table of the bonus bet, per resolved bet; paytables for target edges",
+    "bonus": (cmd_bonus, "exact return table of the bonus bet settled on six random cards; paytables for target edges",
               _add_bonus_arguments),
     "paytable": (cmd_paytable, "solve the game under other payouts; the payout for a target house edge",
                  _add_paytable_arguments),

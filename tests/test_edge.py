@@ -47,7 +47,9 @@ def test_json_schema(sheet, tmp_path: Path, capsys) -> None:
     for row in data["outcomes"]:
         assert {"outcome", "net", "probability", "return"} <= set(row)
     assert sum(o["probability"] for o in data["outcomes"]) == pytest.approx(1.0, abs=1e-12)
-    assert data["bonus_per_resolved_bet"]["ev"] == bonus_table(TWO_SUITS).ev
+    assert data["bonus_every_bet_settled"]["ev"] == bonus_table(TWO_SUITS).ev
+    placed = data["bonus_per_bet_placed"]  # the same loss over the hands on which the bonus is settled
+    assert placed["house_edge_per_bet_settled"] == pytest.approx(placed["house_edge"] / placed["settled"], rel=1e-15)
     assert main(["edge", "--config", str(config), "--tables", sheet.summary.directory]) == 0
     out = capsys.readouterr().out
     assert "element of risk" in out and "house edge" in out and "per bet placed" in out

@@ -149,19 +149,19 @@ class BonusRow:
 
 @dataclass(frozen=True)
 class BonusTable:
-    """The exact return table of a resolved bonus bet."""
+    """The exact return table of a bonus bet settled on six random community cards."""
 
     total_combinations: int
     rows: list[BonusRow]
 
     @property
     def ev(self) -> float:
-        """Expected net result of a unit resolved bonus bet."""
+        """Expected net result of a unit bonus bet so settled."""
         return sum(row.contribution for row in self.rows)
 
     @property
     def house_edge(self) -> float:
-        """Player's expected loss per resolved unit bet (positive when the house wins)."""
+        """Player's expected loss per unit bet so settled (positive when the house wins)."""
         return -self.ev
 
 
@@ -178,7 +178,8 @@ def community_mask_counts(geometry: DeckGeometry) -> np.ndarray:
 
 
 def bonus_table(config: GameConfig) -> BonusTable:
-    """Exact return table of a resolved unit bonus bet: every paid combination with its count."""
+    """Exact return table of a unit bonus bet settled on six random community cards: every paid combination
+    with its count."""
     geometry = config.geometry
     total = comb(geometry.n_suited * geometry.copies_in_play, 6)
     by_mask = community_mask_counts(geometry)
@@ -250,8 +251,8 @@ def _mask_parts(mask: int, stacking: bool, straight_adds_flush: bool) -> tuple[t
     return (ranked, added) if stacking else (ranked + added, ())
 
 
-def resolved_house_edge(config: GameConfig) -> float:
-    """House edge of a resolved unit bonus bet under ``config``'s bonus payouts."""
+def random_settled_house_edge(config: GameConfig) -> float:
+    """House edge of a unit bonus bet settled on six random community cards under ``config``'s bonus payouts."""
     counts = _mask_counts(config.geometry)
     pays = {key: getattr(config, key) for key in PAYOUT_KEYS}
     net = 0
@@ -265,7 +266,8 @@ def resolved_house_edge(config: GameConfig) -> float:
 
 @dataclass(frozen=True)
 class PaytableChange:
-    """A single change of the bonus paytable that makes the resolved bet's house edge meet a target."""
+    """A single change of the bonus paytable that makes the house edge of a bet settled on six random cards
+    meet a target."""
 
     key: str
     """The payout changed (a configuration key), or ``all``: every payout multiplied by one factor."""
@@ -282,12 +284,12 @@ class PaytableChange:
 
 
 def payout_for_edge(config: GameConfig, key: str, target: float) -> PaytableChange:
-    """The value of one bonus payout (or the factor on all of them) that makes the resolved bet's house
+    """The value of one bonus payout (or the factor on all of them) that makes the settled bet's house
     edge ``target``: the edge falls as any payout rises (a ranked category pays the highest that
     applies, so the edge is continuous and piecewise linear in it), found by bisection; none (a note
     instead) when paying nothing leaves the edge below the target."""
     def edge(value: float) -> float:
-        return resolved_house_edge(_payouts(config, key, value))
+        return random_settled_house_edge(_payouts(config, key, value))
 
     if not -1.0 < target < 1.0:
         raise InputError(f"a house edge target must lie between -1 and 1, got {target:g}")
