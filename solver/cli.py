@@ -384,7 +384,9 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     variant stores them (about 1.7 GB for the real deck; --no-column-store
     builds them each time instead), and those of one run walk it together,
     up to eight at a time, where the walk's sums stay exact (payouts in
-    quarters, docs/algorithm.md). One row per variant:
+    quarters, docs/algorithm.md). Then the variants are solved side by side, as
+    many at once as --jobs and the memory allow (a real-deck variant takes
+    about 3.5 GB), each in a process of its own. One row per variant:
     the payouts, house edge (exact fraction in --json), element of risk,
     average total bet, standard deviation, hit frequency and how often the
     player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04

@@ -9,6 +9,7 @@ docs/correctness.md keeps the table of these cases.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import signal
@@ -141,6 +142,47 @@ def test_a_stopped_solve_leaves_no_process_and_resumes(whole: Path, tmp_path: Pa
     solve(TWO_SUITS, directory, n_jobs=2, quiet=True)
     same_tables(whole, directory)
     assert not list(directory.rglob("*.tmp")) and not (directory / "chunks").exists()
+
+
+def test_a_paytable_stopped_while_variants_run_side_by_side_leaves_no_process_and_resumes(tmp_path: Path, capsys,
+                                                                                          monkeypatch) -> None:
+    """Ctrl-C while a paytable's variants are solved side by side in worker processes: one line, exit 130,
+    no process left; run again, it solves only what was left and every variant is a plain solve."""
+    script = textwrap.dedent("""
+        import os, signal, sys
+        from solver.cli import main
+        from solver.products.paytable import VariantSolver
+        original = VariantSolver._solved
+        calls = [0]
+        def stop(self, *a, **k):
+            calls[0] += 1
+            if calls[0] == 3:  # the first of the second round: the other is still being solved
+                os.killpg(os.getpid(), signal.SIGINT)
+            return original(self, *a, **k)
+        VariantSolver._solved = stop
+        sys.exit(main(sys.argv[1:]))
+    """)
+    (tmp_path / "two.toml").write_text(TWO_SUITS_TOML)
+    arguments = ["paytable", "--config", "two.toml", "--vary", "ting_hu=1,1.25", "--vary", "di_hu=2,3,4", "--jobs",
+                 "2", "--json"]
+    process = subprocess.Popen([sys.executable, "-c", script, *arguments], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path, start_new_session=True,
+                               preexec_fn=_interruptible, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    _, stderr = process.communicate(timeout=300)
+    time.sleep(3)
+    session = subprocess.run(["pgrep", "-s", str(process.pid)], capture_output=True, text=True).stdout.split()
+    assert process.returncode == 130 and one_line(stderr).startswith("mahjong-poker: interrupted")
+    assert [pid for pid in session if _running(pid)] == []
+    finished = [d for d in (tmp_path / "strategy_tables").iterdir() if (d / "summary.parquet").exists()]
+    assert 3 <= len(finished) < 6
+    monkeypatch.chdir(tmp_path)
+    assert main(arguments) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows["solves"] == 6 - len(finished)
+    for row in rows["variants"]:
+        config = GameConfig(suits=2, ranks=4, copies=2, jokers=1, ting_hu=row["ting_hu"], di_hu=row["di_hu"])
+        plain = solve(config, tmp_path / "plain" / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row["house_edge_exact"] == str(-plain.ev_exact)
 
 
 # ---------------------------------------------------------------------------------------------

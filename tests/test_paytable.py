@@ -12,6 +12,7 @@ import pytest
 
 from solver.cli import main
 from solver.game.config import GameConfig, load_config
+from solver.products import paytable
 from solver.products.paytable import (
     VariantSolver,
     parse_values,
@@ -50,10 +51,15 @@ ROOT = Path(__file__).parent.parent
                                   load_config(ROOT / "configs" / "three-copies-3x4.toml")],
                          ids=["two-suits", "reduced-3x4", "three-copies-3x4"])
 def test_a_variant_is_bit_for_bit_a_plain_solve(base: GameConfig, variant_solver: VariantSolver,
-                                                tmp_path: Path) -> None:
+                                                tmp_path: Path, monkeypatch) -> None:
     """A variant that reads another's stage A (di-hu changed) and one that cannot (ting-hu changed)
-    give the tables and the exact figures of a solve from scratch of the same payouts."""
-    rows = paytable_rows(base, {"di_hu": [2.0, 3.0], "ting_hu": [1.0, 1.25]}, variant_solver)
+    give the tables and the exact figures of a solve from scratch of the same payouts. The two that walk
+    their own stage A are solved side by side in worker processes, then the two that read theirs."""
+    monkeypatch.setattr(paytable, "VARIANT_MEMORY", 1)  # side by side whatever this machine's memory
+    heard: list[str] = []
+    rows = paytable_rows(base, {"di_hu": [2.0, 3.0], "ting_hu": [1.0, 1.25]}, variant_solver, heard.append)
+    assert [line for line in heard if "at once" in line] == [
+        "variants 1, 2 of 4: 2 at once, 1 process(es) each", "variants 3, 4 of 4: 2 at once, 1 process(es) each"]
     assert [r.payouts for r in rows] == [{"di_hu": d, "ting_hu": t} for d in (2.0, 3.0) for t in (1.0, 1.25)]
     for reader, source in ((rows[2], rows[0]), (rows[3], rows[1])):  # di_hu 3 reads di_hu 2's stage A
         manifest = json.loads((Path(reader.summary.directory) / "manifest.json").read_text())

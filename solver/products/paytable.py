@@ -33,7 +33,8 @@ import csv
 import io
 import itertools
 import json
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -51,6 +52,9 @@ from solver.tables.files import default_directory, recorded_source
 #: The most variants whose stage A is walked together: a leaf's cost per variant falls from 0.82 ns
 #: alone to about 0.5 with eight (docs/performance.md), and little further.
 WALKED_TOGETHER = 8
+#: Memory to allow each variant solved beside others: a real-deck variant's solve in one process peaks at
+#: 3.2-3.4 GB (docs/performance.md); no more variants run at once than the machine's memory holds so.
+VARIANT_MEMORY = 5 * 2**30
 #: The payouts that are lists (bet sizes) rather than single numbers.
 LIST_KEYS = ("fa_hu_bets", "ting_hu_multiples")
 
@@ -128,7 +132,8 @@ def variants(base: GameConfig, grid: dict[str, Sequence[Any]]) -> list[tuple[dic
 
 
 class VariantSolver:
-    """Solves variants of one base configuration, each once, sharing stage A where the payouts allow."""
+    """Solves variants of one base configuration, each once, sharing stage A where the payouts allow, and
+    several side by side where the processes allow (:meth:`solve_all`)."""
 
     def __init__(self, n_jobs: int = -1, quiet: bool = True, backend: str = "loky", scheduler: str | None = None,
                  root: Path | None = None, column_store: bool | Path = True) -> None:
@@ -151,18 +156,103 @@ class VariantSolver:
         """The variant's summary, solving it (reading a shared stage A when one is there) if need be."""
         from solver.staged.run import solve
 
+        directory, holds_from, store = self._plan(config)
+        summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
+                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False)
+        return self._solved(config, summary)
+
+    def _plan(self, config: GameConfig) -> tuple[Path, Path | None, bool | Path]:
+        """Where the variant's tables go, the solve whose stage A it reads (None: it walks its own), and
+        the column store its walk reads (False: none)."""
         directory = self.directory(config)
         prepared, source = recorded_source(directory)  # a solve begun (or stage A walked) reads what it chose
         if not prepared:
             source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
-        has_own = (directory / "holds.parquet").exists()
-        walks = has_own or source is None
-        summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
-                        quiet=self.quiet, holds_from=None if walks else source,
-                        column_store=self.column_store if walks else False, index=False)
+        walks = (directory / "holds.parquet").exists() or source is None
+        return directory, None if walks else source, self.column_store if walks else False
+
+    def _solved(self, config: GameConfig, summary: Summary) -> Summary:
         self.solves += 0 if summary.reused else 1
-        self.share(directory, config)
+        self.share(self.directory(config), config)
         return summary
+
+    def solve_all(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None,
+                  labels: Sequence[str] | None = None) -> list[Summary]:
+        """Each variant's summary, in order: solved in rounds, each round the variants whose stage A is
+        there to read or is their own to walk (the others of a ting fingerprint wait for the first, to read
+        its stage A). A round's variants run side by side (:meth:`_side_by_side`), each in a process of
+        its own, when the local backend has more than one process for them: a variant's solve has long
+        stretches in one process (merging stage A, the forward count's reach), which the others fill."""
+        labels = list(labels) if labels is not None else [config.fingerprint() for config in configs]
+        pending = list({self.directory(c): (n, c) for n, c in enumerate(configs)}.values())
+        done: dict[Path, Summary] = {}
+        while pending:
+            ready, pending = self._round(pending)
+            lanes = self._side_by_side(len(ready))
+            if lanes == 1:
+                for n, config in ready:
+                    if progress:
+                        progress(f"variant {n + 1}/{len(configs)}: {labels[n]}")
+                    done[self.directory(config)] = self(config)
+                continue
+            if progress:
+                progress(f"variants {', '.join(str(n + 1) for n, _ in ready)} of {len(configs)}: {lanes} at once, "
+                         f"{max(1, self._processes() // lanes)} process(es) each")
+            for n, config, summary in self._solved_beside(ready, lanes):
+                if progress:
+                    progress(f"variant {n + 1}/{len(configs)} solved: {labels[n]}")
+                done[self.directory(config)] = self._solved(config, summary)
+        return [done[self.directory(c)] for c in configs]
+
+    def _round(self, pending: list[tuple[int, GameConfig]]
+               ) -> tuple[list[tuple[int, GameConfig]], list[tuple[int, GameConfig]]]:
+        """The variants of ``pending`` that can be solved now, and those that wait: one whose stage A comes
+        from a variant of ``pending`` not yet solved, or that would walk a stage A another ready variant of
+        its ting fingerprint walks (it reads that one's, once solved)."""
+        waiting = {self.directory(c).absolute() for _, c in pending}  # a manifest records absolute paths
+        ready, later, walked = [], [], set()
+        for n, config in pending:
+            _, source, _ = self._plan(config)
+            if source is not None and source.absolute() in waiting:
+                later.append((n, config))
+            elif source is None and config.ting_fingerprint() in walked:
+                later.append((n, config))
+            else:
+                if source is None:
+                    walked.add(config.ting_fingerprint())
+                ready.append((n, config))
+        return ready, later
+
+    def _processes(self) -> int:
+        from joblib import effective_n_jobs
+
+        return effective_n_jobs(self.n_jobs)
+
+    def _side_by_side(self, n_ready: int) -> int:
+        """How many of ``n_ready`` variants to solve at once: one on a Dask cluster (each solve's chunks
+        already spread over it), else as many as there are processes, variants, and memory for."""
+        if self.backend != "loky" or n_ready < 2:
+            return 1
+        try:
+            room = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // VARIANT_MEMORY
+        except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no such name: trust --jobs
+            room = n_ready
+        return max(1, min(self._processes(), n_ready, room))
+
+    def _solved_beside(self, ready: list[tuple[int, GameConfig]], lanes: int
+                       ) -> Iterator[tuple[int, GameConfig, Summary]]:
+        """Solve ``ready`` ``lanes`` at a time, each in a worker process with its share of the processes;
+        yields each as it finishes."""
+        from joblib import Parallel, delayed
+
+        each = max(1, self._processes() // lanes)
+        tasks = [(n, config, *self._plan(config)) for n, config in ready]
+        results = Parallel(n_jobs=lanes, backend="loky", return_as="generator_unordered")(
+            delayed(_solve_variant)(n, config, directory, source, store, each)
+            for n, config, directory, source, store in tasks)
+        by_number = dict(ready)
+        for n, summary in results:
+            yield n, by_number[n], summary
 
     def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None) -> None:
         """Walk stage A of the variants among ``configs`` that will walk it (the first of each ting
@@ -201,13 +291,28 @@ def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: Vari
     or with each other read it instead of solving it again, and those that walk it walk it together
     where they can (:meth:`VariantSolver.walk_together`)."""
     chosen = variants(base, grid)
-    solver.walk_together([config for _, config in chosen], progress)
-    rows = []
-    for n, (payouts, config) in enumerate(chosen, 1):
-        if progress:
-            progress(f"variant {n}/{len(chosen)}: {_describe(payouts)}")
-        rows.append(VariantRow(payouts, solver(config)))
-    return rows
+    configs = [config for _, config in chosen]
+    solver.walk_together(configs, progress)
+    summaries = solver.solve_all(configs, progress, [_describe(payouts) for payouts, _ in chosen])
+    return [VariantRow(payouts, summary) for (payouts, _), summary in zip(chosen, summaries)]
+
+
+def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path | None, store: bool | Path,
+                   n_jobs: int) -> tuple[int, Summary]:
+    """One variant's solve in a worker process (:meth:`VariantSolver.solve_all`), quietly."""
+    import threading
+
+    from tqdm import tqdm
+
+    from solver.runtime.parallel import watch_parent
+    from solver.staged.run import solve
+
+    watch_parent()
+    # tqdm's default lock is a multiprocessing semaphore, registered with the command's resource tracker: a
+    # worker killed by Ctrl-C would leave it "leaked", and the tracker would warn of it as the command ends
+    tqdm.set_lock(threading.RLock())
+    return n, solve(config, directory, n_jobs=n_jobs, quiet=True, holds_from=holds_from, column_store=store,
+                    index=False)
 
 
 def _describe(payouts: dict[str, Any]) -> str:
