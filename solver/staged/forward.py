@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from math import comb
+from math import comb, fsum
 
 import numpy as np
 
@@ -274,5 +274,7 @@ def outcome_counts(reach: HoldReach, tracked: Callable[[np.ndarray, np.ndarray, 
                 n = exact_dot(r, column)
                 if n:
                     counts[(int(slot), outcome)] += n
-            bonus_net[int(slot)] += float(np.dot(r.astype(np.float64), columns[mask][:, 9]))
+            # fsum, not np.dot: BLAS sums in an order that depends on its threads (one in a worker process,
+            # every core in a command), and a variant solved in a worker must give a plain solve's figure
+            bonus_net[int(slot)] += fsum((r.astype(np.float64) * columns[mask][:, 9]).tolist())
     return counts, bonus_net
