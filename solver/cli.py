@@ -35,14 +35,14 @@ def _config(args: argparse.Namespace) -> GameConfig:
 
 
 def cmd_bonus(args: argparse.Namespace) -> None:
-    """Print the exact return table of the bonus bet settled on six random cards, and paytables for target edges.
+    """Print the bonus bet's exact return table, settled on six random cards, and paytables for target edges.
 
     The bonus is paid on the six community cards alone, so its return were
     every bet settled needs no solve (a lone player's bets settle only when he
-    bets the ting: edge --tables gives those figures). With --targets 0.02,0.05,0.10, for each
-    payout (and for all of them multiplied by one factor) the value that
-    gives each house edge exactly, and the largest whole payout (or factor
-    in hundredths) that keeps the edge at least there.
+    bets the ting: edge gives those figures). With --targets 0.02,0.05,0.10,
+    for each payout (and for all of them multiplied by one factor) the value
+    that gives each house edge exactly, and the largest whole payout (or
+    factor in hundredths) that keeps the edge at least there.
     """
     from solver.game.bonus import bonus_table, paytable_changes
 
@@ -230,8 +230,9 @@ def cmd_edge(args: argparse.Namespace) -> None:
     edge, element of risk, average total bet by part, standard deviation, hit
     frequency and how often each decision is taken (shares of hands dealt). The
     bonus bet is reported per bet placed by a lone player and per bet settled
-    (it pushes unless the player bets ting-hu), and were every bet settled; with --bonus B also under the strategy that
-    maximises main game plus a bonus bet of B (a second solve).
+    (it pushes unless the player bets ting-hu), and were every bet settled;
+    with --bonus B also under the strategy that maximises main game plus a
+    bonus bet of B (a second solve).
     """
     from solver.products.edge import par_sheet, par_sheet_document
     from solver.render.document import to_text
