@@ -124,8 +124,8 @@ def test_random_communities_against_the_naive_rule(config: GameConfig) -> None:
 
 @pytest.mark.slow
 def test_paytable_changes_meet_their_targets() -> None:
-    """Each change makes the resolved bet's house edge the target (checked through the return table, an
-    independent path); the whole payout is the largest keeping the edge at least the target."""
+    """Each change makes the house edge of a bet settled on six random cards the target (checked through the
+    return table, an independent path); the whole payout is the largest keeping the edge at least the target."""
     from dataclasses import replace
 
     from solver.game.bonus import SCALE_ALL, _payouts, paytable_changes, random_settled_house_edge
