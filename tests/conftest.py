@@ -75,4 +75,3 @@ def pytest_sessionfinish(session, exitstatus):
         return
     for folder in _column_stores() - before:
         shutil.rmtree(folder, ignore_errors=True)
-

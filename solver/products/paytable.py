@@ -44,6 +44,7 @@ import pyarrow.parquet as pq
 
 from solver.errors import InputError
 from solver.game.config import PAYOUT_KEYS, GameConfig, validate
+from solver.runtime.parallel import work_processes
 from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
@@ -188,7 +189,7 @@ class VariantSolver:
         done: dict[Path, Summary] = {}
         while pending:
             ready, pending = self._round(pending)
-            lanes = self._side_by_side(len(ready))
+            lanes, each = self._side_by_side(len(ready))
             if lanes == 1:
                 for n, config in ready:
                     if progress:
@@ -197,8 +198,8 @@ class VariantSolver:
                 continue
             if progress:
                 progress(f"variants {', '.join(str(n + 1) for n, _ in ready)} of {len(configs)}: {lanes} at once, "
-                         f"{max(1, self._processes() // lanes)} process(es) each")
-            for n, config, summary in self._solved_beside(ready, lanes):
+                         f"{each} process(es) each")
+            for n, config, summary in self._solved_beside(ready, lanes, each):
                 if progress:
                     progress(f"variant {n + 1}/{len(configs)} solved: {labels[n]}")
                 done[self.directory(config)] = self._solved(config, summary)
@@ -223,29 +224,27 @@ class VariantSolver:
                 ready.append((n, config))
         return ready, later
 
-    def _processes(self) -> int:
+    def _side_by_side(self, n_ready: int) -> tuple[int, int]:
+        """How many of ``n_ready`` variants to solve at once, and the processes each gets: one at a time on a
+        Dask cluster (each solve's chunks already spread over it), else as many as there are processes,
+        variants, and memory for."""
         from joblib import effective_n_jobs
 
-        return effective_n_jobs(self.n_jobs)
-
-    def _side_by_side(self, n_ready: int) -> int:
-        """How many of ``n_ready`` variants to solve at once: one on a Dask cluster (each solve's chunks
-        already spread over it), else as many as there are processes, variants, and memory for."""
         if self.backend != "loky" or n_ready < 2:
-            return 1
+            return 1, self.n_jobs
         try:
             room = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // VARIANT_MEMORY
         except (AttributeError, ValueError, OSError):  # no sysconf (Windows) or no such name: trust --jobs
             room = n_ready
-        return max(1, min(self._processes(), n_ready, room))
+        lanes = max(1, min(work_processes(self.n_jobs, n_ready), room))
+        return lanes, max(1, effective_n_jobs(self.n_jobs) // lanes)
 
-    def _solved_beside(self, ready: list[tuple[int, GameConfig]], lanes: int
+    def _solved_beside(self, ready: list[tuple[int, GameConfig]], lanes: int, each: int
                        ) -> Iterator[tuple[int, GameConfig, Summary]]:
-        """Solve ``ready`` ``lanes`` at a time, each in a worker process with its share of the processes;
+        """Solve ``ready`` ``lanes`` at a time, each in a worker process with ``each`` processes of its own;
         yields each as it finishes."""
         from joblib import Parallel, delayed
 
-        each = max(1, self._processes() // lanes)
         tasks = [(n, config, *self._plan(config)) for n, config in ready]
         results = Parallel(n_jobs=lanes, backend="loky", return_as="generator_unordered")(
             delayed(_solve_variant)(n, config, directory, source, store, each)
