@@ -1,4 +1,5 @@
-"""Time the kernels of stages B and C on real-deck states, warm, and print the medians.
+"""Time the kernels of stages B and C on real-deck states, warm, and print the medians: looking each row
+up (a solve's own) and gathering values from rows kept (a variant reading the column store).
 
 Usage: python scripts/benchmark_later_stages.py --tables DIR [--hands N] [--holds N] [--repeats N] [--json]
 
@@ -10,7 +11,8 @@ not every class: the lookups cost about the same). Stage B runs on the
 post-draw classes of ``--hands`` six-card classes from the middle of their
 list (400: about 119,000 states), stage C on the thrown-card classes of
 ``--holds`` four-card classes (microseconds per state, or per first hold).
-Both spend their time keying states canonically and searching sorted keys.
+Looking rows up is keying states canonically and searching sorted keys; a variant that reads the rows
+from the column store only gathers the values.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import pyarrow.parquet as pq
 from solver.game.config import DEFAULT_CONFIG
 from solver.game.symmetry_kernels import pattern_powers
 from solver.staged.classes import extensions, group_classes
-from solver.staged.stages import _draw_stage, _first_stage
+from solver.staged.stages import _draw_values, _first_rows, _first_values, state_holds
 
 
 def _states(k: int, second: int, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -62,25 +64,48 @@ def main() -> None:
     geometry = config.geometry
     powers = pattern_powers(geometry)
     a_keys = pq.read_table(args.tables / "holds.parquet", columns=["key"])["key"].to_numpy()
+    a_values = np.zeros((len(a_keys), 3))  # as wide as the solve's: two bets and the minimum-bets value
+    bets = np.arange(2, dtype=np.int64)
     hands, deads = _states(6, 2, args.hands)
     n = len(hands)
-    out_b = np.empty(n, np.int8), np.empty(n), np.empty(n, np.int16), np.empty(n, np.int8)
-    stage_b = _median_us(lambda: _draw_stage(hands, deads, a_keys, np.zeros((len(a_keys), 1)), np.zeros(1, np.int64),
-                                             geometry.suits, geometry.ranks, powers, *out_b), n, args.repeats)
+    held = state_holds(hands, deads, a_keys, geometry, cards=False)
+    rows_b, n_holds = held.rows.astype(np.int32), held.n_holds.astype(np.int8)
+    out_b = np.empty(n), np.empty(n, np.int16)
+
+    def stage_b_keyed() -> None:
+        looked_up = state_holds(hands, deads, a_keys, geometry, cards=False)
+        _draw_values(looked_up.rows.astype(np.int32), looked_up.n_holds.astype(np.int8), a_values, bets, *out_b)
+
+    stage_b = _median_us(stage_b_keyed, n, args.repeats)
+    stage_b_rows = _median_us(lambda: _draw_values(rows_b, n_holds, a_values, bets, *out_b), n,
+                              args.repeats)
     b_keys = np.sort(pq.read_table(args.tables / "draws.parquet", columns=["key"])["key"].to_numpy())
+    b_level, b_play_on = np.zeros(len(b_keys), np.int8), np.zeros(len(b_keys))
     holds, thrown = _states(4, 2, args.holds)
+    full = geometry.full_counts()
+    n_types = geometry.n_types
+    rows_c = np.empty((len(holds), n_types * (n_types + 1) // 2), np.int32)
     out_c = np.empty((len(holds), 2))
-    stage_c = _median_us(lambda: _first_stage(
-        holds, thrown, geometry.full_counts(), b_keys, np.zeros(len(b_keys), np.int8), np.zeros(len(b_keys)),
-        geometry.suits, geometry.ranks, powers, config.double_down, config.di_hu, config.di_hu_flush, out_c),
-        len(holds), args.repeats)
-    result = {"stage_b_states": n, "stage_b_us_per_state": stage_b, "stage_c_holds": len(holds),
-              "stage_c_us_per_hold": stage_c}
+
+    def stage_c_values() -> None:
+        _first_values(holds, thrown, full, rows_c, b_level, b_play_on, config.double_down, config.di_hu,
+                      config.di_hu_flush, out_c)
+
+    def stage_c_keyed() -> None:
+        _first_rows(holds, thrown, full, b_keys, geometry.suits, geometry.ranks, powers, rows_c)
+        stage_c_values()
+
+    stage_c = _median_us(stage_c_keyed, len(holds), args.repeats)
+    stage_c_rows = _median_us(stage_c_values, len(holds), args.repeats)
+    result = {"stage_b_states": n, "stage_b_us_per_state": stage_b, "stage_b_us_per_state_from_rows": stage_b_rows,
+              "stage_c_holds": len(holds), "stage_c_us_per_hold": stage_c,
+              "stage_c_us_per_hold_from_rows": stage_c_rows}
     if args.json:
         print(json.dumps(result))
         return
-    print(f"stage B: {n} post-draw states, {stage_b:.2f} us each; stage C: {len(holds)} first holds, "
-          f"{stage_c:.1f} us each (medians of {args.repeats})")
+    print(f"stage B: {n} post-draw states, {stage_b:.2f} us each looked up, {stage_b_rows:.3f} from rows; "
+          f"stage C: {len(holds)} first holds, {stage_c:.1f} us each looked up, {stage_c_rows:.1f} from rows "
+          f"(medians of {args.repeats})")
 
 
 if __name__ == "__main__":

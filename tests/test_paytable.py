@@ -101,14 +101,15 @@ def test_a_variant_of_the_step11_payouts_prices_the_walk_bit_for_bit(base: GameC
                                   load_config(ROOT / "configs" / "three-copies-3x4.toml")],
                          ids=["reduced-3x4", "three-copies-3x4"])
 def test_variants_of_the_ting_payouts_read_the_column_store_bit_for_bit(base: GameConfig, tmp_path: Path) -> None:
-    """The first variant that walks stage A stores every hold's payout-free columns; the next ones (a ting
-    payout that sums inexactly, other bet sizes) read them and build none, and every table, stage A's and
-    the outcome counts' included, is a plain solve's, bit for bit."""
+    """The first variant that walks stage A stores every hold's payout-free columns, and stages B and C's
+    rows; the next ones (a ting payout that sums inexactly, other bet sizes) read them and build none, and
+    every table, stage A's and the outcome counts' included, is a plain solve's, bit for bit."""
     variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     first = variants(base)
     (store,) = (tmp_path / "store").iterdir()
     files = {path: path.stat().st_mtime_ns for path in store.iterdir()}
-    assert len(files) == len(group_classes(base.geometry, 4))
+    assert len(list(store.glob("*.npz"))) == len(group_classes(base.geometry, 4))
+    assert {"draws-rows.npy", "firsts-rows.npy"} <= {path.name for path in files}
     for payouts in ({"ting_hu": 0.17323}, {"ting_hu_multiples": (1.0, 4.0), "ting_hu_flush": 2.5}):
         config = replace(base, **payouts)
         row = variants(config)

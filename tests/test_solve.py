@@ -284,3 +284,31 @@ def test_a_later_solve_of_the_same_walk_reads_the_outcome_counts_it_shares(solve
     own = pq.read_table(tmp_path / "alone" / "tracking.parquet", columns=["key", "bet", "minimum"])
     assert own.equals(pq.read_table(tmp_path / "shared" / "tracking.parquet", columns=["key", "bet", "minimum"]))
     assert len(own) > 0
+
+
+def test_stages_b_and_c_read_their_rows_from_the_column_store(solved: Path, tmp_path: Path) -> None:
+    """A solve with the column store keeps stages B and C's rows (which stage-A row each hold of a
+    post-draw class reads, which stage-B row each draw of a first hold reads) there; the next solve of
+    the deck gathers its values from them: a doctored array shows through (so they are read, not looked
+    up again), a damaged one is made again, and the tables are a plain solve's."""
+    import numpy as np
+
+    from solver.staged.column_store import ROW_ARRAYS, store_folder
+
+    store = store_folder(ONE_SUIT, tmp_path / "cache")
+    solve(ONE_SUIT, tmp_path / "first", n_jobs=1, quiet=True, column_store=tmp_path / "cache")
+    tables_equal(solved, tmp_path / "first")
+    files = {f"{stage}-{name}.npy" for stage, names in ROW_ARRAYS.items() for name in names}
+    assert files <= {path.name for path in store.iterdir()}
+    level = np.load(store / "draws-level.npy")
+    assert level.any()
+    np.save(store / "draws-level.npy", np.zeros_like(level))  # no di-hu to claim: the strategy changes
+    doctored = solve(ONE_SUIT, tmp_path / "doctored", n_jobs=1, quiet=True, column_store=tmp_path / "cache")
+    assert doctored.ev_exact != load_summary(solved, ONE_SUIT).ev_exact
+    (store / "draws-level.npy").write_bytes(b"not an array")
+    (store / "firsts-rows.npy").write_bytes((store / "firsts-rows.npy").read_bytes()[:200])
+    solve(ONE_SUIT, tmp_path / "again", n_jobs=1, quiet=True, column_store=tmp_path / "cache")
+    tables_equal(solved, tmp_path / "again")
+    assert (np.load(store / "draws-level.npy") == level).all()
+    solve(ONE_SUIT, tmp_path / "read", n_jobs=1, quiet=True, column_store=tmp_path / "cache")
+    tables_equal(solved, tmp_path / "read")

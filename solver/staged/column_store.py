@@ -9,12 +9,17 @@ size walks stage A again; with the store it reads each hold's columns
 communities its own payouts leave live (:func:`solver.staged.holds.live_columns`):
 the same arrays, so the same values, bit for bit, as building them.
 
+The store also keeps what stages B and C look up (:mod:`solver.staged.stages`): the stage-A
+row of each post-draw class's holds, and the stage-B row of each first hold's draws. Those
+depend on the deck alone, and a variant that reads them only gathers values from them
+(:func:`stored_rows`): the same values, in the same order, as looking each one up.
+
 The store is a folder of the cache (:func:`solver.runtime.diskcache.cache_dir`)
 named by the configuration's columns fingerprint and the digest of this
 package's source, so columns made by other rules or other code are never
-read. One file per hold class, written to a temporary name and renamed; a
-file that cannot be read is built again. The real deck's store takes about
-1.7 GB.
+read. One file per hold class and one per array of the rows, each written to
+a temporary name and renamed; a file that cannot be read is built again. The
+real deck's store takes about 1.7 GB of columns and 1.5 GB of rows.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import pyarrow as pa
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
 from solver.runtime.diskcache import cache_dir, save_arrays
+from solver.runtime.files import written_atomically
 from solver.runtime.jit import SOURCE_DIGEST
 from solver.staged.holds import (
     HoldColumns,
@@ -43,6 +49,9 @@ _PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
 #: Zstandard at level 1 (bundled with pyarrow): a hold's columns read back in 0.024 s against zlib's
 #: 0.040, and take 1.08 MB against 1.5 (scripts/benchmark_column_store.py, docs/performance.md).
 _CODEC = pa.Codec("zstd", 1)
+#: The rows kept of stages B and C (``draws``: per post-draw class, its key, hu level, number of
+#: distinct holds and their stage-A rows; ``firsts``: per first hold, its draws' stage-B rows).
+ROW_ARRAYS = {"draws": ("key", "level", "holds", "rows"), "firsts": ("rows",)}
 #: The prefix of the store's folders in the cache folder.
 FOLDER_PREFIX = "columns-"
 
@@ -109,3 +118,26 @@ def _unpacked(data: np.lib.npyio.NpzFile, name: str) -> np.ndarray:
     dtype, shape = np.dtype(str(data[f"{name}_dtype"])), tuple(int(n) for n in data[f"{name}_shape"])
     size = dtype.itemsize * int(np.prod(shape))
     return np.frombuffer(_CODEC.decompress(data[name], size), dtype).reshape(shape)
+
+
+def stored_rows(folder: Path, stage: str) -> dict[str, np.ndarray] | None:
+    """The rows of ``stage`` (``draws`` or ``firsts``: :data:`ROW_ARRAYS`) kept in the store ``folder``,
+    memory-mapped copy-on-write (writable, like arrays built in memory: the kernels are compiled for
+    those), or None when some are missing or cannot be read."""
+    try:
+        return {name: np.load(folder / f"{stage}-{name}.npy", mmap_mode="c") for name in ROW_ARRAYS[stage]}
+    except (OSError, ValueError):
+        return None
+
+
+def store_rows(folder: Path, stage: str, arrays: dict[str, np.ndarray]) -> None:
+    """Keep the rows of ``stage`` (:data:`ROW_ARRAYS`) in the store ``folder``, each array under a
+    temporary name of its own and renamed (variants side by side may store the same ones at once);
+    nothing when the folder cannot be written (the store is never needed)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ROW_ARRAYS[stage]:
+            with written_atomically(folder / f"{stage}-{name}.npy", unique=True) as tmp, open(tmp, "wb") as handle:
+                np.save(handle, np.ascontiguousarray(arrays[name]))
+    except OSError:
+        pass

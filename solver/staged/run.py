@@ -57,7 +57,7 @@ from solver.game.symmetry_kernels import canonical_keys, pattern_powers
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 from solver.staged.classes import extensions, group_classes
-from solver.staged.column_store import store_folder, stored_columns
+from solver.staged.column_store import store_folder, store_rows, stored_columns, stored_rows
 from solver.staged.forward import (
     DealChoice,
     DrawStage,
@@ -82,7 +82,7 @@ from solver.staged.holds import (
     walk_variants,
 )
 from solver.staged.objective import Objective, Policy
-from solver.staged.stages import StateHolds, _draw_stage, _first_stage, state_holds
+from solver.staged.stages import StateHolds, _draw_values, _first_rows, _first_values, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
 from solver.tables.files import (
     TABLE_FILES,
@@ -368,51 +368,105 @@ def _bet_columns(solve: _Solve) -> np.ndarray:
 
 
 def _draws_work(solve: _Solve, hands: np.ndarray) -> pa.Table:
-    """Stage B for the post-draw classes of a chunk of canonical six-card hands."""
+    """Stage B for the post-draw classes of a chunk of canonical six-card hands, with each class's stage-A
+    rows (:func:`_stage_draws` stores them)."""
     geometry = solve.config.geometry
     a = _load_arrays(solve.directory, "holds", ("key", "values"))
     deads = [extensions(geometry, tuple(int(c) for c in hand), 2) for hand in hands]
     hand_rows = np.repeat(hands, [len(d) for d in deads], axis=0).astype(np.int64)
-    dead_rows = np.concatenate(deads)
-    n = len(hand_rows)
-    level, play_on = np.empty(n, np.int8), np.empty(n)
-    best, n_holds = np.empty(n, np.int16), np.empty(n, np.int8)
-    _draw_stage(hand_rows, dead_rows, a["key"], a["values"], _bet_columns(solve), geometry.suits, geometry.ranks,
-                pattern_powers(geometry), level, play_on, best, n_holds)
-    assert not np.isnan(play_on).any(), "every hold of a post-draw class is in stage A"
+    held = state_holds(hand_rows, np.concatenate(deads), a["key"], geometry, cards=False)
+    rows, n_holds = held.rows.astype(np.int32), held.n_holds.astype(np.int8)
+    play_on, best = _draw_play(solve, rows, n_holds, a["values"])
     keys = np.concatenate([_group_keys(h, d, geometry.n_types) for h, d in zip(hands, deads)])
-    return pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds})
+    return pa.table({"key": keys, "level": held.level, "play_on": play_on, "best": best, "holds": n_holds,
+                     "rows": _list_column(rows)})
+
+
+def _draw_play(solve: _Solve, rows: np.ndarray, n_holds: np.ndarray, a_values: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Stage B's best betting value and first best bet option of post-draw classes, from their stage-A
+    ``rows`` (int32, 15 a class) and ``n_holds`` (int8)."""
+    play_on, best = np.empty(len(rows)), np.empty(len(rows), np.int16)
+    _draw_values(rows, n_holds, a_values, _bet_columns(solve), play_on, best)
+    assert not np.isnan(play_on).any(), "every hold of a post-draw class is in stage A"
+    return play_on, best
 
 
 def _stage_draws(solve: _Solve, quiet: bool) -> None:
+    """Stage B into the arrays ``chunks/draws-*.npy``: from the rows the column store keeps when it has them,
+    otherwise in chunks (whose rows then go to the store, when the solve uses one)."""
     names = ("key", "level", "play_on", "best", "holds")
     if _arrays_ready(solve.directory, "draws", names):
         return
-    paths = _run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
-    _save_arrays(solve.directory, "draws", _read_chunks(paths, list(names)))
+    store = solve.column_store
+    kept = stored_rows(store, "draws") if store is not None else None
+    if kept is not None:
+        a = _load_arrays(solve.directory, "holds", ("key", "values"))
+        play_on, best = _draw_play(solve, kept["rows"], kept["holds"], a["values"])
+        arrays = {"key": kept["key"], "level": kept["level"], "play_on": play_on, "best": best,
+                  "holds": kept["holds"]}
+    else:
+        paths = _run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
+        arrays = _read_chunks(paths, [*names, "rows"])
+        rows = arrays.pop("rows")
+        if store is not None:
+            store_rows(store, "draws", {"key": arrays["key"], "level": arrays["level"], "holds": arrays["holds"],
+                                        "rows": rows})
+    _save_arrays(solve.directory, "draws", arrays)
 
 
-def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
-    """Stage C for the (first hold, thrown) classes of a chunk of canonical holds."""
-    config = solve.config
-    geometry = config.geometry
-    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on"))
+def _first_classes(geometry: DeckGeometry, holds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (first hold, thrown) classes of canonical holds: the kept cards, the two thrown, the keys."""
     thrown = [extensions(geometry, tuple(int(c) for c in hold), 2) for hold in holds]
     hold_rows = np.repeat(holds, [len(t) for t in thrown], axis=0).astype(np.int64)
     dead_rows = np.concatenate(thrown) if thrown else np.empty((0, 2), np.int64)
-    out = np.empty((len(hold_rows), 2))
-    _first_stage(hold_rows, dead_rows, geometry.full_counts(), b["key"], b["level"], b["play_on"], geometry.suits,
-                 geometry.ranks, pattern_powers(geometry), config.double_down, config.di_hu, config.di_hu_flush, out)
     keys = np.concatenate([_group_keys(h, t, geometry.n_types) for h, t in zip(holds, thrown)])
+    return hold_rows, dead_rows, keys
+
+
+def _firsts_table(solve: _Solve, hold_rows: np.ndarray, dead_rows: np.ndarray, keys: np.ndarray,
+                  rows: np.ndarray) -> pa.Table:
+    """Stage C's table of (first hold, thrown) classes, from the stage-B ``rows`` of their draws."""
+    config = solve.config
+    geometry = config.geometry
+    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on"))
+    out = np.empty((len(hold_rows), 2))
+    _first_values(hold_rows, dead_rows, geometry.full_counts(), rows, b["level"], b["play_on"], config.double_down,
+                  config.di_hu, config.di_hu_flush, out)
     return pa.table({"key": keys, "hold": _card_names(hold_rows, geometry), "thrown": _card_names(dead_rows, geometry),
                      "ev": out[:, 0], "ev_dd": out[:, 1]})
 
 
+def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
+    """Stage C for the (first hold, thrown) classes of a chunk of canonical holds, with each class's
+    stage-B rows (:func:`_stage_firsts` stores them)."""
+    geometry = solve.config.geometry
+    hold_rows, dead_rows, keys = _first_classes(geometry, holds)
+    b_keys = _load_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"]
+    n_types = geometry.n_types
+    rows = np.empty((len(hold_rows), n_types * (n_types + 1) // 2), np.int32)
+    _first_rows(hold_rows, dead_rows, geometry.full_counts(), b_keys, geometry.suits, geometry.ranks,
+                pattern_powers(geometry), rows)
+    table = _firsts_table(solve, hold_rows, dead_rows, keys, rows)
+    return table.append_column("rows", _list_column(rows))
+
+
 def _stage_firsts(solve: _Solve, quiet: bool) -> None:
+    """Stage C into ``firsts.parquet`` and the arrays ``chunks/firsts-*.npy``: from the rows the column store
+    keeps when it has them, otherwise in chunks (whose rows then go to the store, when the solve uses one)."""
     if _arrays_ready(solve.directory, "firsts", ("key", "ev")):
         return
-    paths = _run_stage(solve, "firsts", group_classes(solve.config.geometry, 4), _firsts_work, (), quiet)
-    table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
+    geometry = solve.config.geometry
+    store = solve.column_store
+    kept = stored_rows(store, "firsts") if store is not None else None
+    if kept is not None:
+        table = _firsts_table(solve, *_first_classes(geometry, group_classes(geometry, 4)), kept["rows"])
+    else:
+        paths = _run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet)
+        table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
+        if store is not None:
+            store_rows(store, "firsts", {"rows": _as_array(table["rows"])})
+        table = table.drop_columns(["rows"])
     write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective))
     evs = np.column_stack([_as_array(table["ev"]), _as_array(table["ev_dd"])])
     _save_arrays(solve.directory, "firsts", {"key": _as_array(table["key"]), "ev": evs})

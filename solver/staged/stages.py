@@ -1,7 +1,9 @@
 """Stages B, C and D of the solve, and the forward count of who reaches what: compiled loops over tables.
 
 Each stage reads the one after it through canonical keys (:mod:`solver.game.symmetry_kernels`) and
-binary search in that stage's sorted keys:
+binary search in that stage's sorted keys. Those lookups give, for stages B and C, *rows* (which row of
+the next stage each hold or draw reads) that depend on the deck alone, so a paytable's variants read them
+from the column store (:mod:`solver.staged.column_store`) and only gather the values:
 
 * **B, the draw** (six cards after the first draw, two dead): the best of
   each fa-hu bet with each four-card hold, read from stage A (the hold and
@@ -75,47 +77,29 @@ def _sub_holds(hand, n_types, holds, discards):
 
 
 @kernel(nogil=True)
-def _draw_stage(hands, deads, a_keys, a_values, columns, suits, ranks, powers, out_level, out_play_on, out_best,
-                out_holds):
-    """Stage B for each post-draw state (``hands[i]``: six sorted cards, ``deads[i]``: two).
-
-    ``out_play_on[i]``: the best value of betting (F with a hold; T and F counted, DD not), read from
-    stage A's ``a_values[:, columns[b]]`` for each bet b; ``out_best[i]``: the first bet option (in the
-    order bet, then hold) within the tie tolerance of it; ``out_holds[i]``: how many distinct holds;
-    ``out_level[i]``: the hand's hu level (a di-hu to claim)."""
-    n_types = suits * ranks + 1
-    holds = np.empty((15, 4), np.int64)
-    thrown = np.empty((15, 2), np.int64)
-    first = np.zeros(n_types, np.int64)
-    dead = np.empty(4, np.int64)
-    scratch = np.empty(4, np.int64)
+def _draw_values(rows, n_holds, a_values, columns, out_play_on, out_best):
+    """Stage B's values for post-draw states, from the stage-A row of each distinct hold (``rows[i, h]``,
+    -1 where stage A has none: NaN) and ``n_holds[i]``: ``out_play_on[i]``, the best value of betting (F with
+    a hold; T and F counted, DD not), read from ``a_values[:, columns[b]]`` for each bet b; ``out_best[i]``,
+    the first bet option (in the order bet, then hold) within the tie tolerance of it."""
     values = np.empty((columns.shape[0], 15))
-    for i in range(hands.shape[0]):
-        n_holds = _sub_holds(hands[i], n_types, holds, thrown)
-        first[:] = 0
-        for c in range(6):
-            first[hands[i, c]] += 1
-        out_level[i] = _hu_level(first, suits, ranks)
-        dead[2] = deads[i, 0]
-        dead[3] = deads[i, 1]
-        for h in range(n_holds):
-            dead[0] = thrown[h, 0]
-            dead[1] = thrown[h, 1]
-            row = _row_of(a_keys, _canonical_key_of_cards(holds[h], 4, dead, 4, suits, ranks, powers, scratch))
+    for i in range(rows.shape[0]):
+        n = n_holds[i]
+        for h in range(n):
+            row = rows[i, h]
             for b in range(columns.shape[0]):
                 values[b, h] = a_values[row, columns[b]] if row >= 0 else np.nan
         top = -np.inf
         for b in range(columns.shape[0]):
-            for h in range(n_holds):
+            for h in range(n):
                 top = max(top, values[b, h])
         best = -1
         for b in range(columns.shape[0]):
-            for h in range(n_holds):
+            for h in range(n):
                 if best < 0 and values[b, h] >= top - TIE_TOLERANCE:
-                    best = b * n_holds + h
+                    best = b * n + h
         out_play_on[i] = top
         out_best[i] = best
-        out_holds[i] = n_holds
 
 
 @kernel(inline="always")
@@ -127,33 +111,60 @@ def _draw_value(level, play_on, double_down, di_hu, di_hu_flush):
     return value
 
 
+@kernel(inline="always")
+def _draws_of(kept, thrown, full, unseen, weights, pairs):
+    """Every two-card draw to a first hold ``kept`` (four cards; ``thrown``: two) that can happen, in the
+    order (t1, t2), t1 <= t2: its types into ``pairs`` and its number of physical draws into ``weights``;
+    returns how many draws, and leaves the unseen counts in ``unseen``."""
+    n_types = full.shape[0]
+    _unseen(kept, thrown, full, unseen)
+    n = 0
+    for t1 in range(n_types):
+        for t2 in range(t1, n_types):
+            weight = unseen[t1] * (unseen[t1] - 1) // 2 if t2 == t1 else unseen[t1] * unseen[t2]
+            if weight > 0:
+                weights[n] = weight
+                pairs[n, 0] = t1
+                pairs[n, 1] = t2
+                n += 1
+    return n
+
+
 @kernel(nogil=True)
-def _first_stage(holds, deads, full, b_keys, b_level, b_play_on, suits, ranks, powers, double_down, di_hu,
-                 di_hu_flush, out):
-    """Stage C for each first hold (``holds[i]``: four cards, ``deads[i]``: the two thrown): the mean over
-    every two-card draw of the post-draw state's value, ``out[i, 0]`` without double-down and
-    ``out[i, 1]`` with it."""
+def _first_rows(holds, deads, full, b_keys, suits, ranks, powers, out_rows):
+    """For each first hold (``holds[i]``: four cards, ``deads[i]``: the two thrown), stage B's row of the
+    post-draw state each draw makes (:func:`_draws_of`'s order; -1 where stage B has none) into
+    ``out_rows[i]``; the rest of the row is -1."""
+    n_types = full.shape[0]
+    keys = np.empty(n_types * (n_types + 1) // 2, np.int64)
+    paths = np.empty_like(keys)
+    out_rows[:] = -1
+    for i in range(holds.shape[0]):
+        n = _draw_keys(holds[i], deads[i], full, suits, ranks, powers, keys, paths)
+        for k in range(n):
+            out_rows[i, k] = _row_of(b_keys, keys[k])
+
+
+@kernel(nogil=True)
+def _first_values(holds, deads, full, rows, b_level, b_play_on, double_down, di_hu, di_hu_flush, out):
+    """Stage C for each first hold (``holds[i]``, ``deads[i]``; ``rows[i]``: :func:`_first_rows`): the mean
+    over every two-card draw (jokers included, a joker drawn staying in hand) of the post-draw state's
+    value, ``out[i, 0]`` without double-down and ``out[i, 1]`` with it."""
     n_types = full.shape[0]
     unseen = np.empty(n_types, np.int64)
-    hand = np.empty(6, np.int64)
-    scratch = np.empty(6, np.int64)
+    weights = np.empty(n_types * (n_types + 1) // 2, np.int64)
+    pairs = np.empty((weights.shape[0], 2), np.int64)
     for i in range(holds.shape[0]):
-        n_unseen = _unseen(holds[i], deads[i], full, unseen)
-        hand[:4] = holds[i]
+        n = _draws_of(holds[i], deads[i], full, unseen, weights, pairs)
         total0 = 0.0
         total1 = 0.0
-        for t1 in range(n_types):
-            hand[4] = t1
-            for t2 in range(t1, n_types):
-                weight = unseen[t1] * (unseen[t1] - 1) // 2 if t2 == t1 else unseen[t1] * unseen[t2]
-                if weight == 0:
-                    continue
-                hand[5] = t2
-                row = _row_of(b_keys, _canonical_key_of_cards(hand, 6, deads[i], 2, suits, ranks, powers, scratch))
-                level = b_level[row] if row >= 0 else 0
-                play_on = b_play_on[row] if row >= 0 else np.nan
-                total0 += weight * _draw_value(level, play_on, 0.0, di_hu, di_hu_flush)
-                total1 += weight * _draw_value(level, play_on, double_down, di_hu, di_hu_flush)
+        for k in range(n):
+            row = rows[i, k]
+            level = b_level[row] if row >= 0 else 0
+            play_on = b_play_on[row] if row >= 0 else np.nan
+            total0 += weights[k] * _draw_value(level, play_on, 0.0, di_hu, di_hu_flush)
+            total1 += weights[k] * _draw_value(level, play_on, double_down, di_hu, di_hu_flush)
+        n_unseen = unseen.sum()
         draws = n_unseen * (n_unseen - 1) / 2.0
         out[i, 0] = total0 / draws
         out[i, 1] = total1 / draws
@@ -161,25 +172,19 @@ def _first_stage(holds, deads, full, b_keys, b_level, b_play_on, suits, ranks, p
 
 @kernel(nogil=True)
 def _draw_keys(kept, thrown, full, suits, ranks, powers, keys, paths):
-    """Every two-card draw to a first hold ``kept`` (four cards; ``thrown``: two): the canonical key of
-    the post-draw state it makes and its number of physical draws; returns how many draws."""
-    n_types = full.shape[0]
-    unseen = np.empty(n_types, np.int64)
+    """Every two-card draw to a first hold ``kept`` (four cards; ``thrown``: two), in :func:`_draws_of`'s
+    order: the canonical key of the post-draw state it makes and its number of physical draws; returns how
+    many draws."""
+    unseen = np.empty(full.shape[0], np.int64)
+    pairs = np.empty((keys.shape[0], 2), np.int64)
     hand = np.empty(6, np.int64)
     scratch = np.empty(6, np.int64)
-    _unseen(kept, thrown, full, unseen)
+    n = _draws_of(kept, thrown, full, unseen, paths, pairs)
     hand[:4] = kept
-    n = 0
-    for t1 in range(n_types):
-        hand[4] = t1
-        for t2 in range(t1, n_types):
-            weight = unseen[t1] * (unseen[t1] - 1) // 2 if t2 == t1 else unseen[t1] * unseen[t2]
-            if weight == 0:
-                continue
-            hand[5] = t2
-            keys[n] = _canonical_key_of_cards(hand, 6, thrown, 2, suits, ranks, powers, scratch)
-            paths[n] = weight
-            n += 1
+    for k in range(n):
+        hand[4] = pairs[k, 0]
+        hand[5] = pairs[k, 1]
+        keys[k] = _canonical_key_of_cards(hand, 6, thrown, 2, suits, ranks, powers, scratch)
     return n
 
 
@@ -225,7 +230,8 @@ def _thrown_by(hands, choice, n_types, out):
 @kernel(nogil=True)
 def _state_holds(hands, deads, a_keys, suits, ranks, powers, out_holds, out_thrown, out_rows, out_level, out_n):
     """For each post-draw state: its distinct holds in lexicographic order, the cards each throws, the
-    stage-A row of each (hold, four dead) class (-1 where stage A lacks it), its hu level, how many holds."""
+    stage-A row of each (hold, four dead) class (-1 where stage A lacks it), its hu level, how many holds.
+    The holds and the cards thrown are left out when ``out_holds`` has no rows (stage B needs neither)."""
     n_types = suits * ranks + 1
     n_dead = 2 + deads.shape[1]
     first = np.zeros(n_types, np.int64)
@@ -242,8 +248,9 @@ def _state_holds(hands, deads, a_keys, suits, ranks, powers, out_holds, out_thro
         out_level[i] = _hu_level(first, suits, ranks)
         dead[2:] = deads[i]
         for h in range(n):
-            out_holds[i, h] = holds[h]
-            out_thrown[i, h] = thrown[h]
+            if out_holds.shape[0]:
+                out_holds[i, h] = holds[h]
+                out_thrown[i, h] = thrown[h]
             dead[:2] = thrown[h]
             out_rows[i, h] = _row_of(a_keys, _canonical_key_of_cards(holds[h], 4, dead, n_dead, suits, ranks, powers,
                                                                      scratch))
@@ -262,11 +269,14 @@ class StateHolds:
     n_holds: np.ndarray
 
 
-def state_holds(hands: np.ndarray, deads: np.ndarray, a_keys: np.ndarray, geometry: DeckGeometry) -> StateHolds:
+def state_holds(hands: np.ndarray, deads: np.ndarray, a_keys: np.ndarray, geometry: DeckGeometry,
+                cards: bool = True) -> StateHolds:
     """:class:`StateHolds` of post-draw states (``hands``: six sorted cards; ``deads``: the cards thrown
-    before), their (hold, dead) classes looked up in stage A's sorted keys ``a_keys``."""
+    before), their (hold, dead) classes looked up in stage A's sorted keys ``a_keys``. Without ``cards``,
+    the holds and the cards thrown are left empty (no rows)."""
     n = len(hands)
-    out = StateHolds(np.zeros((n, 15, 4), np.int64), np.zeros((n, 15, 2), np.int64), np.full((n, 15), -1, np.int64),
+    m = n if cards else 0
+    out = StateHolds(np.zeros((m, 15, 4), np.int64), np.zeros((m, 15, 2), np.int64), np.full((n, 15), -1, np.int64),
                      np.empty(n, np.int8), np.empty(n, np.int64))
     _state_holds(np.ascontiguousarray(hands, np.int64), np.ascontiguousarray(deads, np.int64),
                  np.ascontiguousarray(a_keys, np.int64), geometry.suits, geometry.ranks, pattern_powers(geometry),
