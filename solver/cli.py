@@ -192,9 +192,10 @@ def cmd_solve(args: argparse.Namespace) -> None:
     resumes from its finished chunks when rerun; a directory made for
     another configuration is refused (--force moves it aside). Prints the
     house edge, element of risk, standard deviation and time taken.
-    --column-store keeps every hold's payout-free columns in the cache
-    folder (about 1.7 GB for the real deck), so a later solve of the same deck
-    under other ting payouts or bet sizes builds none of them.
+    --column-store keeps what does not depend on the payouts in the cache
+    folder (about 3.2 GB for the real deck): every hold's columns, so a later
+    solve of the same deck under other ting payouts or bet sizes builds none,
+    and the rows stages B and C look up, so a later solve finds none.
     """
     from solver.staged.run import solve
 
@@ -336,7 +337,7 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
     parser.add_argument("--column-store", action="store_true",
-                        help="read and keep stage A's payout-free columns in the cache (about 1.7 GB, real deck)")
+                        help="read and keep the payout-free columns and rows in the cache (about 3.2 GB, real deck)")
 
 
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
@@ -382,8 +383,10 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     first stage, so each after the first costs a fraction of a solve; the
     ting-hu payouts and the bet sizes walk that stage again, reading each
     hold's payout-free columns from the cache folder, where the first such
-    variant stores them (about 1.7 GB for the real deck; --no-column-store
-    builds them each time instead), and those of one run walk it together,
+    variant stores them (about 1.7 GB for the real deck), and every variant
+    reads the rows the next two stages look up from there (1.5 GB, stored
+    by the first; --no-column-store builds both each time instead), and
+    the ting variants of one run walk the first stage together,
     up to eight at a time, where the walk's sums stay exact (payouts in
     quarters, docs/algorithm.md). Then the variants are solved side by side, as
     many at once as --jobs and the memory allow (a real-deck variant takes
@@ -468,7 +471,8 @@ def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
                         help="joblib backend of each solve (dask spreads it over a cluster)")
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
     parser.add_argument("--no-column-store", action="store_true",
-                        help="build each walking variant's columns instead of keeping them in the cache (1.7 GB)")
+                        help="build the payout-free columns and rows each time instead of keeping them in the "
+                             "cache (3.2 GB)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 
