@@ -15,7 +15,8 @@ price it again (:func:`solver.staged.holds.price`). Every variant reads the
 outcome counts it shares with the solve it takes stage A from. A variant of
 the ting payouts or bet sizes walks stage A again, but reads each hold's
 payout-free columns from the store the first such variant filled
-(:mod:`solver.staged.column_store`).
+(:mod:`solver.staged.column_store`). Every variant reads from that store the
+rows stages B and C look up, which depend on the deck alone.
 
 Under a fixed strategy the EV is linear in each payout, and optimal play
 takes the best strategy at each value, so the EV is a convex, non-decreasing,
@@ -164,13 +165,13 @@ class VariantSolver:
 
     def _plan(self, config: GameConfig) -> tuple[Path, Path | None, bool | Path]:
         """Where the variant's tables go, the solve whose stage A it reads (None: it walks its own), and
-        the column store its walk reads (False: none)."""
+        the column store (False: none): its walk's columns, and stages B and C's rows."""
         directory = self.directory(config)
         prepared, source = recorded_source(directory)  # a solve begun (or stage A walked) reads what it chose
         if not prepared:
             source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
         walks = (directory / "holds.parquet").exists() or source is None
-        return directory, None if walks else source, self.column_store if walks else False
+        return directory, None if walks else source, self.column_store
 
     def _solved(self, config: GameConfig, summary: Summary) -> Summary:
         self.solves += 0 if summary.reused else 1
