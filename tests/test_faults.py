@@ -73,7 +73,7 @@ MOMENTS = {
     "before the first chunk": ("solver.staged.run", "_stage_holds", "pass"),
     "mid-chunk, a temporary file written": ("solver.tables.files", "write_table",
                                             "original(path.with_name(path.name + '.tmp'), *a, **k)"),
-    "during a merge": ("solver.staged.run", "_save_arrays", "original(*a, **k)"),
+    "during a merge": ("solver.staged.chunks", "save_stage_arrays", "original(*a, **k)"),
     "during the index build": ("solver.tables.index", "build_index", "pass"),
     "with the tables written, the chunks not yet dropped": ("solver.staged.run", "_drop_chunks", "pass"),
 }
@@ -98,7 +98,7 @@ def _stopped_solve(directory: Path, moment: str, signal_name: str) -> tuple[int,
         calls = [0]
         def stop({path_arg}):
             calls[0] += 1
-            if calls[0] < 3 and {name!r} in ("write_table", "_save_arrays"):  # let some work finish first
+            if calls[0] < 3 and {name!r} in ("write_table", "save_stage_arrays"):  # let some work finish first
                 return original({'path, ' if name == 'write_table' else ''}*a, **k)
             {work}
             os.killpg(os.getpid(), signal.{signal_name})
@@ -280,7 +280,8 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_as_if_valid(whole: Path, tmp
         return original(path, *args, **kwargs)
 
     monkeypatch.setattr(solver.tables.files, "write_table", full)
-    monkeypatch.setattr("solver.staged.run.write_table", full)
+    for module in ("run", "chunks", "tracking"):
+        monkeypatch.setattr(f"solver.staged.{module}.write_table", full)
     directory = tmp_path / "full"
     assert main(["solve", "--config", config_file, "--out", str(directory), "--jobs", "1", "--quiet"]) == 1
     assert "No space left on device" in one_line(capsys.readouterr().err)

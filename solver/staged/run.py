@@ -13,11 +13,12 @@ post-draw state's reach; their choices give each (hold, dead) class's, which the
 tracking mode turns into exact outcome counts, hence the return table and every figure of the
 summary (:mod:`solver.staged.summary`).
 
-**Chunks and resumption.** Stages A, B, C and the tracking walk are cut into chunks, solved in
-parallel with joblib (any backend, Dask included) and written one parquet file per chunk as they
-finish (temporary name, then rename), so a killed solve resumes where it stopped; a stage's chunks
-are merged in chunk order into arrays the next stage reads (memory-mapped ``.npy`` files), so the
-tables do not depend on the number of jobs. A finished solve keeps its tables and drops the chunks.
+**Chunks and resumption** (:mod:`solver.staged.chunks`). Stages A, B, C and the tracking walk
+(:mod:`solver.staged.tracking`) are cut into chunks, solved in parallel with joblib (any backend,
+Dask included) and written one parquet file per chunk as they finish, so a killed solve resumes
+where it stopped; a stage's chunks are merged in chunk order into arrays the next stage reads, so
+the tables do not depend on the number of jobs. A finished solve keeps its tables and drops the
+chunks.
 
 **Objectives.** A bonus bet changes stage A (its objective) and everything after; a restriction
 changes only B to D: ``minimum-bets`` reads stage A's minimum-bets value, ``no-double-down`` and
@@ -32,9 +33,8 @@ import sys
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
 from math import comb
@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from joblib import Parallel, delayed, parallel_config
+from joblib import parallel_config
 
 from solver.errors import ConfigError, InputError
 from solver.game.cards import DeckGeometry, counts_of, format_cards
@@ -54,10 +54,20 @@ from solver.game.hu import hu_level
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_powers
-from solver.runtime.files import written_atomically
-from solver.runtime.parallel import mark_parent, watch_parent, work_processes
+from solver.runtime.parallel import mark_parent
+from solver.staged.chunks import (
+    STAGE_NAMES,
+    SolveJob,
+    as_array,
+    list_column,
+    load_stage_arrays,
+    read_chunks,
+    run_stage,
+    save_stage_arrays,
+    stage_arrays_ready,
+)
 from solver.staged.classes import extensions, group_classes
-from solver.staged.column_store import store_folder, store_rows, stored_columns, stored_rows
+from solver.staged.column_store import store_folder, store_rows, stored_rows
 from solver.staged.forward import (
     DealChoice,
     DrawStage,
@@ -71,11 +81,7 @@ from solver.staged.forward import (
     sum_exact,
 )
 from solver.staged.holds import (
-    TRACK_COLUMNS,
-    HoldColumns,
     TingConstants,
-    hold_columns,
-    live_columns,
     price,
     sums_exact,
     walk,
@@ -84,6 +90,7 @@ from solver.staged.holds import (
 from solver.staged.objective import Objective, Policy
 from solver.staged.stages import StateHolds, _draw_values, _first_rows, _first_values, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
+from solver.staged.tracking import tracked
 from solver.tables.files import (
     TABLE_FILES,
     default_directory,
@@ -100,143 +107,6 @@ from solver.tables.files import (
 )
 from solver.tables.index import index_path, open_index
 
-#: Items per chunk of each stage: holds (A, tracking), six-card hands (B), first holds (C). Small enough
-#: that an interruption loses little and the progress bar moves, large enough that the per-chunk cost
-#: (dispatch, one file) does not matter.
-CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8}
-STAGE_NAMES = {"holds": "stage A (holds)", "draws": "stage B (draws)", "firsts": "stage C (first holds)",
-               "deals": "stage D (deals)", "tracking": "outcome counts", "outcomes": "forward count"}
-
-
-@dataclass(frozen=True)
-class _Solve:
-    """What every chunk of one solve needs (sent to the workers)."""
-
-    config: GameConfig
-    objective: Objective
-    directory: Path
-    column_store: Path | None = None
-    """The folder of stage A's payout-free columns, when the solve reads them from a store
-    (:mod:`solver.staged.column_store`)."""
-
-    def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,
-                also: tuple[TingConstants, ...] = ()) -> HoldColumns:
-        """Stage A's columns of the hold class ``hold`` (its cards), from the store when the solve uses it;
-        with ``also``, the communities those payouts leave live are kept too (:func:`walk_together`)."""
-        cards = tuple(int(c) for c in hold)
-        if self.column_store is not None:
-            return stored_columns(cards, self.config, constants, self.column_store, bonus_sums, also)
-        counts = counts_of(cards, self.config.geometry)
-        if also:
-            return live_columns(hold_columns(counts, self.config, constants, prune=False), constants, *also)
-        return hold_columns(counts, self.config, constants, bonus_sums)
-
-    @property
-    def n_bets(self) -> int:
-        """How many fa-hu bet sizes F the configuration allows."""
-        return len(self.config.fa_hu_bets)
-
-
-# ---------------------------------------------------------------------------------------------
-# Chunk files: one parquet file per finished chunk, renamed into place when complete.
-
-
-def _chunk_path(directory: Path, stage: str, index: int) -> Path:
-    return directory / "chunks" / f"{stage}-{index:05d}.parquet"
-
-
-def _chunk_done(path: Path, wanted: dict[str, Any]) -> bool:
-    """Whether a chunk file exists, is readable and was made for the solve described by ``wanted``."""
-    if not path.exists():
-        return False
-    try:  # a file that cannot be read (a disk fault, a copy cut short) is redone
-        found = read_metadata(path)
-    except (OSError, pa.ArrowInvalid, ValueError, InputError):
-        return False
-    return all(found.get(k) == v for k, v in wanted.items())
-
-
-def _run_stage(solve: _Solve | list[_Solve], stage: str, items: np.ndarray, work: Callable[..., Any], extra: tuple,
-               quiet: bool, tag: str = "") -> list[Path]:
-    """Run ``work(solve, items_of_chunk, *extra)`` for every chunk of ``items`` not finished yet, in
-    parallel under the current joblib configuration; returns the chunk files in chunk order. ``tag``
-    names what the items were made from, when that can differ between runs (chunks of another are redone).
-    With a list of solves, ``work`` returns a table for each, written to each one's chunk files (the
-    first one's are returned), and a chunk is done when every one has it."""
-    from tqdm import tqdm
-
-    single = isinstance(solve, _Solve)
-    group = [solve] if single else solve
-    size = CHUNK_ITEMS[stage]
-    n_chunks = -(-len(items) // size)
-    paths = [[_chunk_path(s.directory, stage, i) for i in range(n_chunks)] for s in group]
-    wanted = [{**describe(s.config, s.objective), "stage": stage, "tag": tag} for s in group]
-    pending = [i for i in range(n_chunks) if not all(_chunk_done(p[i], w) for p, w in zip(paths, wanted))]
-    done = len(items) - sum(len(items[i * size:(i + 1) * size]) for i in pending)
-    bar = tqdm(total=len(items), initial=done, unit="item", desc=STAGE_NAMES[stage], smoothing=0.05,
-               disable=True if quiet else None)
-    metadata = [file_metadata(s.config, s.objective, {"stage": stage, "tag": tag}) for s in group]
-    # never more processes than the stage has chunks (not pending ones: the pool would be resized, its
-    # workers restarted, between the stages of one run)
-    results = Parallel(n_jobs=work_processes(_jobs(), n_chunks), return_as="generator_unordered")(
-        delayed(_indexed)(i, work, solve, items[i * size:(i + 1) * size], *extra) for i in pending)
-    for index, tables in results:
-        for chunk_paths, meta, table in zip(paths, metadata, [tables] if single else tables):
-            write_table(chunk_paths[index], table, meta)
-        bar.update(len(items[index * size:(index + 1) * size]))
-    bar.close()
-    return paths[0]
-
-
-def _jobs() -> int:
-    """The number of processes the current joblib configuration asks for."""
-    from joblib.parallel import get_active_backend
-
-    return get_active_backend()[1]
-
-
-def _indexed(index: int, work: Callable[..., Any], *args: Any) -> tuple[int, Any]:
-    watch_parent()
-    return index, work(*args)
-
-
-def _read_chunks(paths: Iterable[Path], columns: list[str]) -> dict[str, np.ndarray]:
-    """The named columns of chunk files, concatenated in order, as arrays (list columns as 2-D)."""
-    table = pa.concat_tables(pq.read_table(p, columns=columns).replace_schema_metadata(None) for p in paths)
-    return {name: _as_array(table[name]) for name in columns}
-
-
-def _as_array(column: pa.ChunkedArray) -> np.ndarray:
-    column = column.combine_chunks()
-    if pa.types.is_fixed_size_list(column.type):
-        return column.flatten().to_numpy().reshape(len(column), column.type.list_size)
-    return column.to_numpy(zero_copy_only=False)
-
-
-def _save_arrays(directory: Path, name: str, arrays: dict[str, np.ndarray]) -> None:
-    """Save a stage's merged arrays as ``.npy`` files in ``chunks/`` (each atomically) for the next stage."""
-    for key, array in arrays.items():
-        path = directory / "chunks" / f"{name}-{key}.npy"
-        with written_atomically(path) as tmp, open(tmp, "wb") as handle:
-            np.save(handle, np.ascontiguousarray(array))
-
-
-_MAPPED: dict[tuple[str, ...], dict[str, np.ndarray]] = {}
-
-
-def _load_arrays(directory: Path, name: str, keys: tuple[str, ...], mmap: bool = True) -> dict[str, np.ndarray]:
-    """A stage's merged arrays, memory-mapped (and kept per process: each worker maps them once)."""
-    paths = tuple(str(directory / "chunks" / f"{name}-{key}.npy") for key in keys)
-    if paths not in _MAPPED:
-        _MAPPED.clear()
-        _MAPPED[paths] = {key: np.load(p, mmap_mode="r" if mmap else None) for key, p in zip(keys, paths)}
-    return _MAPPED[paths]
-
-
-def _arrays_ready(directory: Path, name: str, keys: tuple[str, ...]) -> bool:
-    return all((directory / "chunks" / f"{name}-{key}.npy").exists() for key in keys)
-
-
 # ---------------------------------------------------------------------------------------------
 # Stage A: the holds.
 
@@ -252,10 +122,10 @@ def _group_keys(first: np.ndarray, second: np.ndarray, base: int) -> np.ndarray:
     return keys
 
 
-def _holds_work(solve: _Solve | list[_Solve], holds: np.ndarray) -> pa.Table | list[pa.Table]:
+def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table | list[pa.Table]:
     """Stage A for a chunk of hold classes: every canonical dead set's values; for a list of variants
     walked together (:func:`walk_together`), a table for each."""
-    single = isinstance(solve, _Solve)
+    single = isinstance(solve, SolveJob)
     solves = [solve] if single else solve
     config = solves[0].config
     geometry = config.geometry
@@ -273,24 +143,20 @@ def _holds_work(solve: _Solve | list[_Solve], holds: np.ndarray) -> pa.Table | l
     return tables[0] if single else tables
 
 
-def _list_column(values: np.ndarray) -> pa.FixedSizeListArray:
-    return pa.FixedSizeListArray.from_arrays(np.ascontiguousarray(values).ravel(), values.shape[1])
-
-
 def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int) -> pa.Table:
     """Stage A's rows (the walk's values output, see :data:`solver.staged.holds.TRACK_COLUMNS`) as a table:
     the EVs, and what they are priced from."""
-    return pa.table({"key": keys, "evs": _list_column(rows[:, :n_bets]), "ev_minimum_bets": rows[:, n_bets],
-                     "step11": _list_column(rows[:, n_bets + 1:n_bets + 3]),
-                     "ting_gains": _list_column(rows[:, n_bets + 3:])})
+    return pa.table({"key": keys, "evs": list_column(rows[:, :n_bets]), "ev_minimum_bets": rows[:, n_bets],
+                     "step11": list_column(rows[:, n_bets + 1:n_bets + 3]),
+                     "ting_gains": list_column(rows[:, n_bets + 3:])})
 
 
-def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
+def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     """Stage A, unless its arrays are there: solved, read from ``holds_from`` (the same stage A), or
     priced again from it (the same walk, other step-11 payouts); written to ``holds.parquet`` (unless
     read) a chunk at a time, and its keys and values to the arrays ``chunks/holds-*.npy``."""
     directory = solve.directory
-    if _arrays_ready(directory, "holds", ("key", "values")):
+    if stage_arrays_ready(directory, "holds", ("key", "values")):
         return
     path = directory / "holds.parquet"
     columns = ["key", "evs", "ev_minimum_bets"]
@@ -302,13 +168,13 @@ def _stage_holds(solve: _Solve, holds_from: Path | None, quiet: bool) -> None:
             if holds_from is not None:
                 parts = _repriced(solve, holds_from / "holds.parquet")
             else:
-                paths = _run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
+                paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
                 parts = (pq.read_table(p).replace_schema_metadata(None) for p in paths)
             write_parts(path, (_kept_columns(part, columns, kept) for part in parts),
                         file_metadata(solve.config, solve.objective))
     table = pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns)
-    values = np.column_stack([_as_array(table["evs"]), _as_array(table["ev_minimum_bets"])])
-    _save_arrays(directory, "holds", {"key": _as_array(table["key"]), "values": values})
+    values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
+    save_stage_arrays(directory, "holds", {"key": as_array(table["key"]), "values": values})
 
 
 def _kept_columns(part: pa.Table, columns: list[str], kept: list[pa.Table]) -> pa.Table:
@@ -329,7 +195,7 @@ REPRICE_ROWS = 1 << 20
 """Stage-A rows priced at once when a variant prices another's walk (about 100 bytes each)."""
 
 
-def _repriced(solve: _Solve, path: Path) -> Iterator[pa.Table]:
+def _repriced(solve: SolveJob, path: Path) -> Iterator[pa.Table]:
     """The stage A of ``path`` (the same walk: its step-11 counts and ting gains) priced for this solve's
     step-11 payouts, through the walk's own pricing (:func:`solver.staged.holds.price`), so bit for bit
     what solving it would give; ``REPRICE_ROWS`` rows at a time."""
@@ -346,12 +212,12 @@ def _repriced(solve: _Solve, path: Path) -> Iterator[pa.Table]:
 def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int, constants: TingConstants
                  ) -> pa.Table:
     """Rows of a stage-A table (``pool``: the deck's suited cards) priced for ``constants``."""
-    keys = _as_array(part["key"])
+    keys = as_array(part["key"])
     hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
     left = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
     rows = np.empty((len(keys), 2 * n_bets + 4))
-    rows[:, n_bets + 1:n_bets + 3] = _as_array(part["step11"])
-    rows[:, n_bets + 3:] = _as_array(part["ting_gains"])
+    rows[:, n_bets + 1:n_bets + 3] = as_array(part["step11"])
+    rows[:, n_bets + 3:] = as_array(part["ting_gains"])
     price(rows, left, constants)
     return _holds_table(keys, rows, n_bets)
 
@@ -360,18 +226,18 @@ def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int,
 # Stage B: the draws. Stage C: the first holds.
 
 
-def _bet_columns(solve: _Solve) -> np.ndarray:
+def _bet_columns(solve: SolveJob) -> np.ndarray:
     """Stage A's columns the strategy may bet: every F, or the minimum-bets value alone."""
     if solve.objective.restriction == "minimum-bets":
         return np.array([solve.n_bets], np.int64)
     return np.arange(solve.n_bets, dtype=np.int64)
 
 
-def _draws_work(solve: _Solve, hands: np.ndarray) -> pa.Table:
+def _draws_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
     """Stage B for the post-draw classes of a chunk of canonical six-card hands, with each class's stage-A
     rows (:func:`_stage_draws` stores them)."""
     geometry = solve.config.geometry
-    a = _load_arrays(solve.directory, "holds", ("key", "values"))
+    a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
     deads = [extensions(geometry, tuple(int(c) for c in hand), 2) for hand in hands]
     hand_rows = np.repeat(hands, [len(d) for d in deads], axis=0).astype(np.int64)
     held = state_holds(hand_rows, np.concatenate(deads), a["key"], geometry, cards=False)
@@ -379,10 +245,10 @@ def _draws_work(solve: _Solve, hands: np.ndarray) -> pa.Table:
     play_on, best = _draw_play(solve, rows, n_holds, a["values"])
     keys = np.concatenate([_group_keys(h, d, geometry.n_types) for h, d in zip(hands, deads)])
     return pa.table({"key": keys, "level": held.level, "play_on": play_on, "best": best, "holds": n_holds,
-                     "rows": _list_column(rows)})
+                     "rows": list_column(rows)})
 
 
-def _draw_play(solve: _Solve, rows: np.ndarray, n_holds: np.ndarray, a_values: np.ndarray
+def _draw_play(solve: SolveJob, rows: np.ndarray, n_holds: np.ndarray, a_values: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:
     """Stage B's best betting value and first best bet option of post-draw classes, from their stage-A
     ``rows`` (int32, 15 a class) and ``n_holds`` (int8)."""
@@ -392,27 +258,27 @@ def _draw_play(solve: _Solve, rows: np.ndarray, n_holds: np.ndarray, a_values: n
     return play_on, best
 
 
-def _stage_draws(solve: _Solve, quiet: bool) -> None:
+def _stage_draws(solve: SolveJob, quiet: bool) -> None:
     """Stage B into the arrays ``chunks/draws-*.npy``: from the rows the column store keeps when it has them,
     otherwise in chunks (whose rows then go to the store, when the solve uses one)."""
     names = ("key", "level", "play_on", "best", "holds")
-    if _arrays_ready(solve.directory, "draws", names):
+    if stage_arrays_ready(solve.directory, "draws", names):
         return
     store = solve.column_store
     kept = stored_rows(store, "draws") if store is not None else None
     if kept is not None:
-        a = _load_arrays(solve.directory, "holds", ("key", "values"))
+        a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
         play_on, best = _draw_play(solve, kept["rows"], kept["holds"], a["values"])
         arrays = {"key": kept["key"], "level": kept["level"], "play_on": play_on, "best": best,
                   "holds": kept["holds"]}
     else:
-        paths = _run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
-        arrays = _read_chunks(paths, [*names, "rows"])
+        paths = run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
+        arrays = read_chunks(paths, [*names, "rows"])
         rows = arrays.pop("rows")
         if store is not None:
             store_rows(store, "draws", {"key": arrays["key"], "level": arrays["level"], "holds": arrays["holds"],
                                         "rows": rows})
-    _save_arrays(solve.directory, "draws", arrays)
+    save_stage_arrays(solve.directory, "draws", arrays)
 
 
 def _first_classes(geometry: DeckGeometry, holds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -424,12 +290,12 @@ def _first_classes(geometry: DeckGeometry, holds: np.ndarray) -> tuple[np.ndarra
     return hold_rows, dead_rows, keys
 
 
-def _firsts_table(solve: _Solve, hold_rows: np.ndarray, dead_rows: np.ndarray, keys: np.ndarray,
+def _firsts_table(solve: SolveJob, hold_rows: np.ndarray, dead_rows: np.ndarray, keys: np.ndarray,
                   rows: np.ndarray) -> pa.Table:
     """Stage C's table of (first hold, thrown) classes, from the stage-B ``rows`` of their draws."""
     config = solve.config
     geometry = config.geometry
-    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on"))
+    b = load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))
     out = np.empty((len(hold_rows), 2))
     _first_values(hold_rows, dead_rows, geometry.full_counts(), rows, b["level"], b["play_on"], config.double_down,
                   config.di_hu, config.di_hu_flush, out)
@@ -437,24 +303,24 @@ def _firsts_table(solve: _Solve, hold_rows: np.ndarray, dead_rows: np.ndarray, k
                      "ev": out[:, 0], "ev_dd": out[:, 1]})
 
 
-def _firsts_work(solve: _Solve, holds: np.ndarray) -> pa.Table:
+def _firsts_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
     """Stage C for the (first hold, thrown) classes of a chunk of canonical holds, with each class's
     stage-B rows (:func:`_stage_firsts` stores them)."""
     geometry = solve.config.geometry
     hold_rows, dead_rows, keys = _first_classes(geometry, holds)
-    b_keys = _load_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"]
+    b_keys = load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"]
     n_types = geometry.n_types
     rows = np.empty((len(hold_rows), n_types * (n_types + 1) // 2), np.int32)
     _first_rows(hold_rows, dead_rows, geometry.full_counts(), b_keys, geometry.suits, geometry.ranks,
                 pattern_powers(geometry), rows)
     table = _firsts_table(solve, hold_rows, dead_rows, keys, rows)
-    return table.append_column("rows", _list_column(rows))
+    return table.append_column("rows", list_column(rows))
 
 
-def _stage_firsts(solve: _Solve, quiet: bool) -> None:
+def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
     """Stage C into ``firsts.parquet`` and the arrays ``chunks/firsts-*.npy``: from the rows the column store
     keeps when it has them, otherwise in chunks (whose rows then go to the store, when the solve uses one)."""
-    if _arrays_ready(solve.directory, "firsts", ("key", "ev")):
+    if stage_arrays_ready(solve.directory, "firsts", ("key", "ev")):
         return
     geometry = solve.config.geometry
     store = solve.column_store
@@ -462,26 +328,26 @@ def _stage_firsts(solve: _Solve, quiet: bool) -> None:
     if kept is not None:
         table = _firsts_table(solve, *_first_classes(geometry, group_classes(geometry, 4)), kept["rows"])
     else:
-        paths = _run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet)
+        paths = run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet)
         table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
         if store is not None:
-            store_rows(store, "firsts", {"rows": _as_array(table["rows"])})
+            store_rows(store, "firsts", {"rows": as_array(table["rows"])})
         table = table.drop_columns(["rows"])
     write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective))
-    evs = np.column_stack([_as_array(table["ev"]), _as_array(table["ev_dd"])])
-    _save_arrays(solve.directory, "firsts", {"key": _as_array(table["key"]), "ev": evs})
+    evs = np.column_stack([as_array(table["ev"]), as_array(table["ev_dd"])])
+    save_stage_arrays(solve.directory, "firsts", {"key": as_array(table["key"]), "ev": evs})
 
 
 # ---------------------------------------------------------------------------------------------
 # Stage D: the deals.
 
 
-def _deal_choices(solve: _Solve) -> list[DealChoice]:
+def _deal_choices(solve: SolveJob) -> list[DealChoice]:
     """Every deal class's options (claim, then each discard without and with DD, from stage C) and the
     options the strategy plays."""
     config = solve.config
     geometry = config.geometry
-    c = _load_arrays(solve.directory, "firsts", ("key", "ev"), mmap=False)
+    c = load_stage_arrays(solve.directory, "firsts", ("key", "ev"), mmap=False)
     hands, weights = deal_classes(geometry)
     discards = [submultisets(tuple(int(x) for x in hand), 2) for hand in hands]
     kept = np.array([_minus(tuple(hand), d) for hand, ds in zip(hands, discards) for d in ds], np.int64)
@@ -548,92 +414,17 @@ def _deal_table(deals: list[DealChoice], config: GameConfig) -> pa.Table:
 # Forward: reach, decisions, the tracking walk, the outcome counts and the draw table.
 
 
-def _tracking_work(solve: _Solve, hold_keys: np.ndarray) -> pa.Table:
-    """The tracking walk for the requested (hold, dead, bet) classes of a chunk of holds."""
-    config = solve.config
-    geometry = config.geometry
-    requests = _load_arrays(solve.directory, "requests", ("key", "bet", "minimum"))
-    constants = TingConstants.of(config, solve.objective.bonus)
-    div = geometry.n_types ** 4
-    parts = []
-    for hold_key in hold_keys:
-        lo, hi = np.searchsorted(requests["key"], [hold_key * div, (hold_key + 1) * div])
-        (hold,), = decode_rows(np.array([hold_key]), geometry.n_types, (4,))
-        (dead,) = decode_rows(np.asarray(requests["key"][lo:hi]) % div, geometry.n_types, (4,))
-        columns = solve.columns(hold, constants, bonus_sums=True)
-        parts.append(walk(columns, dead, config, constants, np.asarray(requests["bet"][lo:hi]),
-                          np.asarray(requests["minimum"][lo:hi])))
-    sums = np.concatenate(parts)
-    return pa.table({"sums": pa.FixedSizeListArray.from_arrays(sums.ravel(), len(TRACK_COLUMNS))})
-
-
-TRACKING_FILE = "tracking.parquet"
-"""The outcome counts of every (hold, dead, F) a solve's strategy reaches: a later solve of the same walk
-(``holds_from``: a restriction, a chart, a paytable variant) reads the ones it reaches too."""
-
-
-def _tracked(solve: _Solve, source: Path | None, quiet: bool
-             ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
-    """The tracking walk over requested (key, bet, minimum) triples (sorted, distinct), by chunks of holds;
-    the triples ``source``'s tracking table holds are read from it instead. All of them are written to
-    this solve's tracking table."""
-    def run(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray) -> np.ndarray:
-        sums = np.empty((len(keys), len(TRACK_COLUMNS)))
-        wanted = _tracking_index(keys, bets, minimum, solve.n_bets)
-        known = _known_tracking(source, solve.n_bets) if source is not None else None
-        todo = np.ones(len(keys), bool)
-        if known is not None:
-            at = np.minimum(np.searchsorted(known[0], wanted), len(known[0]) - 1)
-            found = known[0][at] == wanted
-            sums[found] = known[1][at[found]]
-            todo = ~found
-        if todo.any():
-            keys_, bets_, minimum_ = keys[todo], bets[todo], minimum[todo]
-            _save_arrays(solve.directory, "requests", {"key": keys_, "bet": bets_, "minimum": minimum_})
-            digest = f"{len(keys_)}:{int(np.bitwise_xor.reduce(keys_ * 31 + bets_ * 7 + minimum_))}"
-            hold_keys = np.unique(keys_ // solve.config.geometry.n_types ** 4)
-            paths = _run_stage(solve, "tracking", hold_keys, _tracking_work, (), quiet, tag=digest)
-            sums[todo] = _read_chunks(paths, ["sums"])["sums"]
-        write_table(solve.directory / TRACKING_FILE,
-                    pa.table({"key": keys, "bet": bets.astype(np.int8), "minimum": minimum,
-                              "sums": _list_column(sums)}),
-                    file_metadata(solve.config, solve.objective))
-        return sums
-    return run
-
-
-def _tracking_index(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray, n_bets: int) -> np.ndarray:
-    """One sortable number per (key, bet, minimum) triple, in the triples' order."""
-    return (keys * n_bets + bets) * 2 + minimum
-
-
-def _known_tracking(source: Path, n_bets: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """The triples (as :func:`_tracking_index`) and outcome counts of ``source``'s tracking table, when it
-    has a row (the same walk: :func:`_check_holds_source` checked its stage A)."""
-    path = source / TRACKING_FILE
-    try:
-        read_metadata(path)
-    except InputError:
-        return None
-    table = pq.read_table(path)
-    if not len(table):
-        return None
-    index = _tracking_index(_as_array(table["key"]), _as_array(table["bet"]).astype(np.int64),
-                            _as_array(table["minimum"]).astype(np.int64), n_bets)
-    return index, _as_array(table["sums"])
-
-
 CHART_CHUNK = 1 << 18
 """Post-draw states a chart's draw play is read for at once (their holds take about 200 bytes each)."""
 
 
-def _chart_plays(solve: _Solve, hands: np.ndarray, deads: np.ndarray, level: np.ndarray, dd: np.ndarray,
+def _chart_plays(solve: SolveJob, hands: np.ndarray, deads: np.ndarray, level: np.ndarray, dd: np.ndarray,
                  reach: np.ndarray, optimal: np.ndarray) -> tuple[Plays, np.ndarray]:
     """The plays of a chart at the reached post-draw states (several discards mixed where its line
     leaves several; ``optimal``, the option optimal play takes, where no line covers the state), and the
     mean EV of each state's plays."""
     config = solve.config
-    a = _load_arrays(solve.directory, "holds", ("key", "values"))
+    a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
     unit = solve.objective.mix_unit
     states, options, mean = [], [], np.empty(len(hands))
     for start in range(0, len(hands), CHART_CHUNK):
@@ -671,7 +462,7 @@ def _option_evs(held: StateHolds, state: np.ndarray, option: np.ndarray, dd: np.
     return np.where((n_claims == 1) & (option == 0), claim, np.where(option == n_claims, -1.0 - dd[state], on))
 
 
-def _forward(solve: _Solve, deals: list[DealChoice], source: Path | None, quiet: bool
+def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quiet: bool
              ) -> tuple[Counter, Counter, pa.Table, int]:
     """The outcome counts and bonus net per slot of the strategy, the draw table (reached post-draw
     states) and the reach of the di-hus it declines; outcome counts already in ``source``'s tracking
@@ -681,7 +472,7 @@ def _forward(solve: _Solve, deals: list[DealChoice], source: Path | None, quiet:
     keys2, reach, counts = draw_reach(deals, config, solve.objective)
     keys = keys2 >> 1
     dd = np.where(keys2 & 1, config.double_down, 0.0)
-    b = _load_arrays(solve.directory, "draws", ("key", "level", "play_on", "best", "holds"), mmap=False)
+    b = load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on", "best", "holds"), mmap=False)
     draws = DrawStage(b["key"], b["level"], b["play_on"], b["best"], b["holds"])
     hands, deads = decode_rows(keys, geometry.n_types, (6, 2))
     option, rows = draw_decisions(draws, keys, dd, config)
@@ -694,7 +485,7 @@ def _forward(solve: _Solve, deals: list[DealChoice], source: Path | None, quiet:
         plays, best_ev = _chart_plays(solve, hands, deads, level, dd, reach, option)
     holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
     counts.update(more)
-    outcomes, bonus_net = outcome_counts(holds, _tracked(solve, source, quiet), config)
+    outcomes, bonus_net = outcome_counts(holds, tracked(solve, source, quiet), config)
     counts.update(outcomes)
     first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
     table = _draw_table(solve, keys, hands, deads, dd, reach, plays.option[first], level, n_holds, best_ev)
@@ -708,7 +499,7 @@ DRAW_SCHEMA = pa.schema([
     ("best_bet", pa.float64()), ("best_ev", pa.float64())])
 
 
-def _draw_table(solve: _Solve, keys: np.ndarray, hands: np.ndarray, deads: np.ndarray, dd: np.ndarray,
+def _draw_table(solve: SolveJob, keys: np.ndarray, hands: np.ndarray, deads: np.ndarray, dd: np.ndarray,
                 reach: np.ndarray, option: np.ndarray, level: np.ndarray, n_holds: np.ndarray,
                 best_ev: np.ndarray) -> pa.Table:
     """One row per reached post-draw state: its cards, DD, reach and the (first) option played."""
@@ -784,7 +575,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
-        summary = _solve(_Solve(config, objective, directory, store), source, start, n_jobs, backend, scheduler,
+        summary = _solve(SolveJob(config, objective, directory, store), source, start, n_jobs, backend, scheduler,
                          quiet)
         if index:
             if not quiet:
@@ -819,9 +610,9 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
         for config, directory in zip(configs, directories):
             locks.enter_context(solve_lock(directory))
             prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
-            solves.append(_Solve(config, Objective(), directory, store))
+            solves.append(SolveJob(config, Objective(), directory, store))
         with _backend(backend, scheduler, n_jobs):
-            _run_stage(solves, "holds", group_classes(lead.geometry, 4), _holds_work, (), quiet)
+            run_stage(solves, "holds", group_classes(lead.geometry, 4), _holds_work, (), quiet)
 
 
 def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[list[GameConfig], list[Path]]:
@@ -831,14 +622,14 @@ def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[
     for config, directory in zip(configs, directories):
         directory = usable_directory(Path(directory)).absolute()
         if (directory / "summary.parquet").exists() or recorded_source(directory)[1] is not None \
-                or (directory / "holds.parquet").exists() or _arrays_ready(directory, "holds", ("key", "values")):
+                or (directory / "holds.parquet").exists() or stage_arrays_ready(directory, "holds", ("key", "values")):
             continue
         kept[0].append(config)
         kept[1].append(directory)
     return kept
 
 
-def _solve(solve: _Solve, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,
+def _solve(solve: SolveJob, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,
            quiet: bool) -> Summary:
     """The stages, the forward count and the tables, into a prepared and locked directory."""
     directory = solve.directory
@@ -916,7 +707,7 @@ def _timed(timings: dict[str, float], stage: str, quiet: bool) -> Iterator[None]
         print(f"{STAGE_NAMES.get(stage, stage)}: {timings[stage]:.1f} s", file=sys.stderr)
 
 
-def _finish(solve: _Solve, deals: list[DealChoice], counts: Counter, bonus_net: Counter, draws: pa.Table,
+def _finish(solve: SolveJob, deals: list[DealChoice], counts: Counter, bonus_net: Counter, draws: pa.Table,
             declined: int, seconds: float, timings: dict[str, float]) -> Summary:
     """Write the deal and draw tables, then the outcomes and the summary (the summary last: its presence
     marks a finished solve)."""

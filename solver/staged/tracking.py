@@ -1,0 +1,104 @@
+"""The forward count's tracking walk: the outcome counts of every (hold, dead, F) the strategy reaches.
+
+The forward count (:func:`solver.staged.forward.outcome_counts`) asks for the :data:`TRACK_COLUMNS` of
+each distinct (hold, dead set, fa-hu bet, smallest ting multiple only) it reaches: the hold walk of
+stage A in tracking mode (:func:`solver.staged.holds.walk`) over the requested dead sets of each hold,
+with the bonus net's columns added to the hold's, in chunks of holds (:func:`tracked`). A solve of the
+same walk (``holds_from``) reads the counts its source already has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from solver.errors import InputError
+from solver.staged.chunks import (
+    SolveJob,
+    as_array,
+    list_column,
+    load_stage_arrays,
+    read_chunks,
+    run_stage,
+    save_stage_arrays,
+)
+from solver.staged.forward import decode_rows
+from solver.staged.holds import TRACK_COLUMNS, TingConstants, walk
+from solver.tables.files import file_metadata, read_metadata, write_table
+
+TRACKING_FILE = "tracking.parquet"
+"""The outcome counts of every (hold, dead, F) a solve's strategy reaches: a later solve of the same walk
+(``holds_from``: a restriction, a chart, a paytable variant) reads the ones it reaches too."""
+
+
+def tracked(solve: SolveJob, source: Path | None, quiet: bool
+            ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+    """The tracking walk over requested (key, bet, minimum) triples (sorted, distinct), by chunks of holds;
+    the triples ``source``'s tracking table holds are read from it instead. All of them are written to
+    this solve's tracking table."""
+    def run(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray) -> np.ndarray:
+        sums = np.empty((len(keys), len(TRACK_COLUMNS)))
+        wanted = _tracking_index(keys, bets, minimum, solve.n_bets)
+        known = _known_tracking(source, solve.n_bets) if source is not None else None
+        todo = np.ones(len(keys), bool)
+        if known is not None:
+            at = np.minimum(np.searchsorted(known[0], wanted), len(known[0]) - 1)
+            found = known[0][at] == wanted
+            sums[found] = known[1][at[found]]
+            todo = ~found
+        if todo.any():
+            keys_, bets_, minimum_ = keys[todo], bets[todo], minimum[todo]
+            save_stage_arrays(solve.directory, "requests", {"key": keys_, "bet": bets_, "minimum": minimum_})
+            digest = f"{len(keys_)}:{int(np.bitwise_xor.reduce(keys_ * 31 + bets_ * 7 + minimum_))}"
+            hold_keys = np.unique(keys_ // solve.config.geometry.n_types ** 4)
+            paths = run_stage(solve, "tracking", hold_keys, _tracking_work, (), quiet, tag=digest)
+            sums[todo] = read_chunks(paths, ["sums"])["sums"]
+        write_table(solve.directory / TRACKING_FILE,
+                    pa.table({"key": keys, "bet": bets.astype(np.int8), "minimum": minimum,
+                              "sums": list_column(sums)}),
+                    file_metadata(solve.config, solve.objective))
+        return sums
+    return run
+
+
+def _tracking_work(solve: SolveJob, hold_keys: np.ndarray) -> pa.Table:
+    """The tracking walk for the requested (hold, dead, bet) classes of a chunk of holds."""
+    config = solve.config
+    geometry = config.geometry
+    requests = load_stage_arrays(solve.directory, "requests", ("key", "bet", "minimum"))
+    constants = TingConstants.of(config, solve.objective.bonus)
+    div = geometry.n_types ** 4
+    parts = []
+    for hold_key in hold_keys:
+        lo, hi = np.searchsorted(requests["key"], [hold_key * div, (hold_key + 1) * div])
+        (hold,), = decode_rows(np.array([hold_key]), geometry.n_types, (4,))
+        (dead,) = decode_rows(np.asarray(requests["key"][lo:hi]) % div, geometry.n_types, (4,))
+        columns = solve.columns(hold, constants, bonus_sums=True)
+        parts.append(walk(columns, dead, config, constants, np.asarray(requests["bet"][lo:hi]),
+                          np.asarray(requests["minimum"][lo:hi])))
+    return pa.table({"sums": list_column(np.concatenate(parts))})
+
+
+def _tracking_index(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray, n_bets: int) -> np.ndarray:
+    """One sortable number per (key, bet, minimum) triple, in the triples' order."""
+    return (keys * n_bets + bets) * 2 + minimum
+
+
+def _known_tracking(source: Path, n_bets: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The triples (as :func:`_tracking_index`) and outcome counts of ``source``'s tracking table, when it
+    has a row (the same walk: :func:`solver.staged.run.solve` checked its stage A)."""
+    path = source / TRACKING_FILE
+    try:
+        read_metadata(path)
+    except InputError:
+        return None
+    table = pq.read_table(path)
+    if not len(table):
+        return None
+    index = _tracking_index(as_array(table["key"]), as_array(table["bet"]).astype(np.int64),
+                            as_array(table["minimum"]).astype(np.int64), n_bets)
+    return index, as_array(table["sums"])
