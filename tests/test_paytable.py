@@ -184,6 +184,29 @@ def test_variants_keep_the_stage_a_their_directory_was_made_for(tmp_path: Path) 
         assert row.summary.ev_exact == plain.ev_exact and row.summary.outcomes == plain.outcomes
 
 
+def test_a_variant_stopped_after_pricing_stage_a_resumes_reading_the_same(tmp_path: Path, monkeypatch) -> None:
+    """A step-11 variant stopped once its stage A (priced from another's walk) is written is solved again,
+    by a run that knows nothing of the other: it reads the stage A its directory was made for, and gives a
+    plain solve's figures."""
+    variants = VariantSolver(n_jobs=1, quiet=True, root=tmp_path / "variants")
+    base = variants(TWO_SUITS)
+    config = replace(TWO_SUITS, fa_hu=1.37)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run, "_stage_draws", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        variants(config)
+    directory = variants.directory(config)
+    assert (directory / "holds.parquet").exists() and not (directory / "summary.parquet").exists()
+    monkeypatch.undo()
+    row = VariantSolver(n_jobs=1, quiet=True, root=tmp_path / "variants")(config)
+    assert json.loads((directory / "manifest.json").read_text())["holds_from"] == base.directory
+    plain = solve(config, tmp_path / "plain", n_jobs=1, quiet=True)
+    assert row.ev_exact == plain.ev_exact and row.outcomes == plain.outcomes
+
+
 def test_house_edge_is_monotone_in_each_payout(variant_solver: VariantSolver) -> None:
     """A higher payout can only help the player: under the old strategy the EV already rises, and optimal
     play does at least as well. Checked on a deal-stage payout and on a ting payout."""

@@ -168,10 +168,9 @@ class VariantSolver:
         the column store (False: none): its walk's columns, and stages B and C's rows."""
         directory = self.directory(config)
         prepared, source = recorded_source(directory)  # a solve begun (or stage A walked) reads what it chose
-        if not prepared:
+        if not prepared and not (directory / "holds.parquet").exists():
             source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
-        walks = (directory / "holds.parquet").exists() or source is None
-        return directory, None if walks else source, self.column_store
+        return directory, source, self.column_store
 
     def _solved(self, config: GameConfig, summary: Summary) -> Summary:
         self.solves += 0 if summary.reused else 1
