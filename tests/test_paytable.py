@@ -21,7 +21,7 @@ from solver.products.paytable import (
     solve_for_target,
     solve_targets,
 )
-from solver.staged import chunks, run, tracking
+from solver.staged import run
 from solver.staged.classes import group_classes
 from solver.staged.run import solve
 from solver.staged.summary import load_summary
@@ -54,26 +54,22 @@ def test_a_variant_is_bit_for_bit_a_plain_solve(base: GameConfig, variant_solver
                                                 tmp_path: Path, monkeypatch) -> None:
     """A variant that reads another's stage A (di-hu changed) and one that cannot (ting-hu changed)
     give the tables and the exact figures of a solve from scratch of the same payouts. The two that walk
-    their own stage A are solved side by side in worker processes up to their outcome counts, which they
-    walk together, then finished; then the two that read theirs."""
+    their own stage A are solved side by side in worker processes, then the two that read theirs."""
     monkeypatch.setattr(paytable, "VARIANT_MEMORY", 1)  # side by side whatever this machine's memory
     heard: list[str] = []
     rows = paytable_rows(base, {"di_hu": [2.0, 3.0], "ting_hu": [1.0, 1.25]}, variant_solver, heard.append)
-    assert [line for line in heard if "at once" in line or "together" in line][:5] == [
-        "stage A of 2 variants, walked together",
-        "variants 1, 2 of 4 up to their outcome counts: 2 at once, 1 process(es) each",
-        "outcome counts of 2 variants, walked together", "variants 1, 2 of 4: 2 at once, 1 process(es) each",
-        "variants 3, 4 of 4 up to their outcome counts: 2 at once, 1 process(es) each"]
+    assert [line for line in heard if "at once" in line] == [
+        "variants 1, 2 of 4: 2 at once, 1 process(es) each", "variants 3, 4 of 4: 2 at once, 1 process(es) each"]
     assert [r.payouts for r in rows] == [{"di_hu": d, "ting_hu": t} for d in (2.0, 3.0) for t in (1.0, 1.25)]
     for reader, source in ((rows[2], rows[0]), (rows[3], rows[1])):  # di_hu 3 reads di_hu 2's stage A
         manifest = json.loads((Path(reader.summary.directory) / "manifest.json").read_text())
         assert manifest["holds_from"] == source.summary.directory
-    for row in rows:  # the outcome counts of each round's variants walked together
+    for row in (rows[2], rows[3]):
         config = replace(base, **row.payouts)
         plain = solve(config, tmp_path / config.fingerprint(), n_jobs=1, quiet=True)
         assert row.summary.ev_exact == plain.ev_exact and row.summary.outcomes == plain.outcomes
         _same_tables(Path(row.summary.directory), Path(plain.directory),
-                     ("deals.parquet", "firsts.parquet", "draws.parquet", "tracking.parquet", "outcomes.parquet"))
+                     ("deals.parquet", "firsts.parquet", "draws.parquet", "outcomes.parquet"))
     assert (Path(rows[1].summary.directory) / "holds.parquet").exists()  # ting-hu changes stage A: solved anew
 
 
@@ -165,48 +161,6 @@ def test_variants_walked_together_are_bit_for_bit_plain_solves(base: GameConfig,
                                                                   "firsts.parquet", "draws.parquet",
                                                                   "outcomes.parquet"))
     assert {d for d in walked_alone if d.parent == variants.root} == {variants.directory(configs[1]).absolute()}
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("base", [TWO_SUITS, load_config(ROOT / "configs" / "three-copies-3x4.toml")],
-                         ids=["two-suits", "three-copies-3x4"])
-def test_variants_walk_their_outcome_counts_together_bit_for_bit(base: GameConfig, tmp_path: Path,
-                                                                 monkeypatch) -> None:
-    """Variants stopped for their tracking walks walk them together, each hold's columns read once for all,
-    and none walks its own; each one's every table, the tracking's included, is a plain solve's, bit for bit.
-    A chunk of the walk together that is lost is the only one walked again; a stopped variant that is solved
-    on its own walks its own."""
-    variants = VariantSolver(n_jobs=1, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
-    configs = [replace(base, ting_hu=1.25), replace(base, ting_hu=0.17323, ting_hu_flush=2.5),  # sums inexact
-               replace(base, ting_hu=2.0)]
-    directories = [variants.directory(c) for c in configs]
-    for config, directory in zip(configs, directories):
-        assert run.solve_to_tracking(config, directory, n_jobs=1, quiet=True, column_store=tmp_path / "store") is None
-        assert tracking.stopped_for_tracking(directory)
-    read, alone = [], []
-    free, work = chunks.SolveJob.free_columns, tracking._tracking_work
-    monkeypatch.setattr(chunks.SolveJob, "free_columns",
-                        lambda job, hold, k: read.append(tuple(hold)) or free(job, hold, k))
-    monkeypatch.setattr(tracking, "_tracking_work", lambda job, keys: alone.append(job.directory) or work(job, keys))
-    run.track_together(configs[:2], directories[:2], n_jobs=1, quiet=True, column_store=tmp_path / "store")
-    assert len(read) == len(set(read)) > 0 and not any(tracking.stopped_for_tracking(d) for d in directories[:2])
-    chunk = sorted((directories[0] / "chunks").glob("tracking_together-*.parquet"))[1]
-    times = {p: p.stat().st_mtime_ns for d in directories[:2] for p in (d / "chunks").glob("tracking_together-*")}
-    for directory in directories[:2]:
-        (directory / "chunks" / chunk.name).unlink()
-        for path in (directory / "chunks").glob("tracked-*.npy"):
-            path.unlink()
-    run.track_together(configs[:2], directories[:2], n_jobs=1, quiet=True, column_store=tmp_path / "store")
-    redone = {p for d in directories[:2] for p in (d / "chunks").glob("tracking_together-*")
-              if p.stat().st_mtime_ns != times.get(p)}
-    assert redone == {d / "chunks" / chunk.name for d in directories[:2]}
-    for config, directory in zip(configs, directories):
-        row = solve(config, directory, n_jobs=1, quiet=True, column_store=tmp_path / "store", index=False)
-        plain = solve(config, tmp_path / "plain" / config.fingerprint(), n_jobs=1, quiet=True)
-        assert row.ev_exact == plain.ev_exact and row.outcomes == plain.outcomes
-        _same_tables(directory, Path(plain.directory), ("holds.parquet", "tracking.parquet", "deals.parquet",
-                                                        "firsts.parquet", "draws.parquet", "outcomes.parquet"))
-    assert {d for d in alone if d.parent == variants.root} == {directories[2]}  # the one solved on its own
 
 
 @pytest.mark.slow

@@ -156,22 +156,12 @@ class VariantSolver:
 
     def __call__(self, config: GameConfig) -> Summary:
         """The variant's summary, solving it (reading a shared stage A when one is there) if need be."""
-        summary = self._solve_here(config, stop_for_tracking=False)
-        assert summary is not None
-        return self._solved(config, summary)
-
-    def _solve_here(self, config: GameConfig, stop_for_tracking: bool) -> Summary | None:
-        """The variant's solve in this process (see :meth:`_plan`); with ``stop_for_tracking``, stopped for its
-        tracking walk (:func:`solver.staged.run.solve_to_tracking`): None when it did."""
-        from solver.staged.run import solve, solve_to_tracking
+        from solver.staged.run import solve
 
         directory, holds_from, store = self._plan(config)
-        if stop_for_tracking:
-            return solve_to_tracking(config, directory, n_jobs=self.n_jobs, backend=self.backend,
-                                     scheduler=self.scheduler, quiet=self.quiet, holds_from=holds_from,
-                                     column_store=store)
-        return solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
-                     quiet=self.quiet, holds_from=holds_from, column_store=store, index=False)
+        summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
+                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False)
+        return self._solved(config, summary)
 
     def _plan(self, config: GameConfig) -> tuple[Path, Path | None, bool | Path]:
         """Where the variant's tables go, the solve whose stage A it reads (None: it walks its own), and
@@ -193,46 +183,27 @@ class VariantSolver:
         there to read or is their own to walk (the others of a ting fingerprint wait for the first, to read
         its stage A). A round's variants run side by side (:meth:`_side_by_side`), each in a process of
         its own, when the local backend has more than one process for them: a variant's solve has long
-        stretches in one process (merging stage A, the forward count's reach), which the others fill.
-        Those of a round of several stop for their forward count's tracking walk, which they then walk
-        together (:meth:`track_together`: each hold's columns read once), and finish."""
+        stretches in one process (merging stage A, the forward count's reach), which the others fill."""
         labels = list(labels) if labels is not None else [config.fingerprint() for config in configs]
         pending = list({self.directory(c): (n, c) for n, c in enumerate(configs)}.values())
         done: dict[Path, Summary] = {}
         while pending:
             ready, pending = self._round(pending)
-            stop = len(ready) > 1
-            solved = self._solve_round(ready, stop, labels, progress)
-            stopped = [(n, config) for n, config in ready if solved[n] is None]
-            if stopped:
-                if len(stopped) > 1:  # one alone walks its own in its solve
-                    self.track_together([config for _, config in stopped], progress)
-                solved.update(self._solve_round(stopped, False, labels, progress))
-            for n, config in ready:
-                summary = solved[n]
-                assert summary is not None
+            lanes, each = self._side_by_side(len(ready))
+            if lanes == 1:
+                for n, config in ready:
+                    if progress:
+                        progress(f"variant {n + 1}/{len(configs)}: {labels[n]}")
+                    done[self.directory(config)] = self(config)
+                continue
+            if progress:
+                progress(f"variants {', '.join(str(n + 1) for n, _ in ready)} of {len(configs)}: {lanes} at once, "
+                         f"{each} process(es) each")
+            for n, config, summary in self._solved_beside(ready, lanes, each):
+                if progress:
+                    progress(f"variant {n + 1}/{len(configs)} solved: {labels[n]}")
                 done[self.directory(config)] = self._solved(config, summary)
-                if progress:
-                    progress(f"variant {n + 1}/{len(labels)} solved: {labels[n]}")
         return [done[self.directory(c)] for c in configs]
-
-    def _solve_round(self, ready: list[tuple[int, GameConfig]], stop_for_tracking: bool, labels: list[str],
-                     progress: Callable[[str], None] | None) -> dict[int, Summary | None]:
-        """Solve ``ready`` (numbered variants), side by side where :meth:`_side_by_side` says so; with
-        ``stop_for_tracking`` each stops for its tracking walk (None)."""
-        lanes, each = self._side_by_side(len(ready))
-        part = " up to their outcome counts" if stop_for_tracking else ""
-        if lanes == 1:
-            solved = {}
-            for n, config in ready:
-                if progress:
-                    progress(f"variant {n + 1}/{len(labels)}{part}: {labels[n]}")
-                solved[n] = self._solve_here(config, stop_for_tracking)
-            return solved
-        if progress:
-            progress(f"variants {', '.join(str(n + 1) for n, _ in ready)} of {len(labels)}{part}: {lanes} at once, "
-                     f"{each} process(es) each")
-        return dict(self._solved_beside(ready, lanes, each, stop_for_tracking))
 
     def _round(self, pending: list[tuple[int, GameConfig]]
                ) -> tuple[list[tuple[int, GameConfig]], list[tuple[int, GameConfig]]]:
@@ -268,16 +239,19 @@ class VariantSolver:
         lanes = max(1, min(work_processes(self.n_jobs, n_ready), room))
         return lanes, max(1, effective_n_jobs(self.n_jobs) // lanes)
 
-    def _solved_beside(self, ready: list[tuple[int, GameConfig]], lanes: int, each: int, stop_for_tracking: bool
-                       ) -> Iterator[tuple[int, Summary | None]]:
-        """Solve ``ready`` ``lanes`` at a time, each in a worker process with ``each`` processes of its own
-        (stopped for its tracking walk with ``stop_for_tracking``); yields each as it finishes."""
+    def _solved_beside(self, ready: list[tuple[int, GameConfig]], lanes: int, each: int
+                       ) -> Iterator[tuple[int, GameConfig, Summary]]:
+        """Solve ``ready`` ``lanes`` at a time, each in a worker process with ``each`` processes of its own;
+        yields each as it finishes."""
         from joblib import Parallel, delayed
 
         tasks = [(n, config, *self._plan(config)) for n, config in ready]
-        yield from Parallel(n_jobs=lanes, backend="loky", return_as="generator_unordered")(
-            delayed(_solve_variant)(n, config, directory, source, store, each, stop_for_tracking)
+        results = Parallel(n_jobs=lanes, backend="loky", return_as="generator_unordered")(
+            delayed(_solve_variant)(n, config, directory, source, store, each)
             for n, config, directory, source, store in tasks)
+        by_number = dict(ready)
+        for n, summary in results:
+            yield n, by_number[n], summary
 
     def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None) -> None:
         """Walk stage A of the variants among ``configs`` that will walk it (the first of each ting
@@ -301,19 +275,6 @@ class VariantSolver:
                               scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store,
                               progress=progress)
 
-    def track_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None) -> None:
-        """Walk the tracking walks of the variants among ``configs`` whose solves stopped for them, those of a
-        deck together (:func:`solver.staged.run.track_together`); their solves then read their counts."""
-        from solver.staged.run import track_together
-
-        decks: dict[str, list[GameConfig]] = {}
-        for config in configs:
-            decks.setdefault(config.columns_fingerprint(), []).append(config)
-        for deck in decks.values():
-            track_together(deck, [self.directory(c) for c in deck], n_jobs=self.n_jobs, backend=self.backend,
-                           scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store,
-                           progress=progress)
-
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
         holds = directory / "holds.parquet"
@@ -336,23 +297,19 @@ def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: Vari
 
 
 def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path | None, store: bool | Path,
-                   n_jobs: int, stop_for_tracking: bool) -> tuple[int, Summary | None]:
-    """One variant's solve in a worker process (:meth:`VariantSolver.solve_all`), quietly; None when it
-    stopped for its tracking walk (``stop_for_tracking``)."""
+                   n_jobs: int) -> tuple[int, Summary]:
+    """One variant's solve in a worker process (:meth:`VariantSolver.solve_all`), quietly."""
     import threading
 
     from tqdm import tqdm
 
     from solver.runtime.parallel import watch_parent
-    from solver.staged.run import solve, solve_to_tracking
+    from solver.staged.run import solve
 
     watch_parent()
     # tqdm's default lock is a multiprocessing semaphore, registered with the command's resource tracker: a
     # worker killed by Ctrl-C would leave it "leaked", and the tracker would warn of it as the command ends
     tqdm.set_lock(threading.RLock())
-    if stop_for_tracking:
-        return n, solve_to_tracking(config, directory, n_jobs=n_jobs, quiet=True, holds_from=holds_from,
-                                    column_store=store)
     return n, solve(config, directory, n_jobs=n_jobs, quiet=True, holds_from=holds_from, column_store=store,
                     index=False)
 

@@ -25,18 +25,17 @@ from solver.game.cards import counts_of
 from solver.game.config import GameConfig
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import watch_parent, work_processes
-from solver.staged.column_store import free_columns, stored_columns
+from solver.staged.column_store import stored_columns
 from solver.staged.holds import HoldColumns, TingConstants, hold_columns, live_columns
 from solver.staged.objective import Objective
 from solver.tables.files import describe, file_metadata, read_metadata, write_table
 
-#: Items per chunk of each stage: holds (A, the tracking walk, fewer for several variants' walks at once),
-#: six-card hands (B), first holds (C). Small enough that an interruption loses little and the progress bar
-#: moves, large enough that the per-chunk cost (dispatch, one file) does not matter.
-CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8, "tracking_together": 4}
+#: Items per chunk of each stage: holds (A, the tracking walk), six-card hands (B), first holds (C). Small
+#: enough that an interruption loses little and the progress bar moves, large enough that the per-chunk cost
+#: (dispatch, one file) does not matter.
+CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8}
 STAGE_NAMES = {"holds": "stage A (holds)", "draws": "stage B (draws)", "firsts": "stage C (first holds)",
-               "deals": "stage D (deals)", "tracking": "outcome counts",
-               "tracking_together": "outcome counts of variants together", "outcomes": "forward count"}
+               "deals": "stage D (deals)", "tracking": "outcome counts", "outcomes": "forward count"}
 
 
 @dataclass(frozen=True)
@@ -49,9 +48,6 @@ class SolveJob:
     column_store: Path | None = None
     """The folder of stage A's payout-free columns, when the solve reads them from a store
     (:mod:`solver.staged.column_store`)."""
-    stop_for_tracking: bool = False
-    """Whether the solve stops where its forward count's tracking walk would start, its requests saved
-    (:func:`solver.staged.tracking.tracked`), for :func:`solver.staged.tracking.track_together`."""
 
     def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,
                 also: tuple[TingConstants, ...] = ()) -> HoldColumns:
@@ -64,14 +60,6 @@ class SolveJob:
         if also:
             return live_columns(hold_columns(counts, self.config, constants, prune=False), constants, *also)
         return hold_columns(counts, self.config, constants, bonus_sums)
-
-    def free_columns(self, hold: np.ndarray, constants: TingConstants) -> HoldColumns:
-        """The payout-free columns of the hold class ``hold`` (its cards), no bonus net: from the store when
-        the solve uses it (:func:`solver.staged.column_store.free_columns`), otherwise built."""
-        cards = tuple(int(c) for c in hold)
-        if self.column_store is not None:
-            return free_columns(cards, self.config, constants, self.column_store)
-        return hold_columns(counts_of(cards, self.config.geometry), self.config, constants, prune=False)
 
     @property
     def n_bets(self) -> int:

@@ -68,19 +68,13 @@ def stored_columns(hold: tuple[int, ...], config: GameConfig, constants: TingCon
     ``folder`` (:func:`store_folder`; built and stored when absent): the same arrays as
     ``hold_columns(counts_of(hold), config, constants, bonus_sums)``; with ``also``, the communities those
     payouts leave live are kept too (variants walked together)."""
-    columns = live_columns(free_columns(hold, config, constants, folder), constants, *also)
-    return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
-
-
-def free_columns(hold: tuple[int, ...], config: GameConfig, constants: TingConstants, folder: Path) -> HoldColumns:
-    """The payout-free columns of the hold class ``hold`` (its cards), no bonus net, from the store ``folder``
-    (built and stored when absent): ``hold_columns(counts_of(hold), config, constants, prune=False)``."""
     path = folder / f"{'-'.join(map(str, hold))}.npz"
     free = _read(path, hold, config)
     if free is None:
         free = hold_columns(counts_of(hold, config.geometry), config, constants, prune=False)
         _write(path, free)
-    return free
+    columns = live_columns(free, constants, *also)
+    return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
 
 
 def _write(path: Path, columns: HoldColumns) -> None:

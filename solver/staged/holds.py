@@ -474,35 +474,17 @@ def live_columns(columns: HoldColumns, *variants: TingConstants) -> HoldColumns:
     as :func:`hold_columns` gives."""
     if any(k.bonus_bet > 0 for k in variants):
         return columns
-    return taken_columns(columns, np.flatnonzero(live_mask(columns, *variants)))
-
-
-def live_mask(columns: HoldColumns, *variants: TingConstants) -> np.ndarray:
-    """Which of ``columns``' communities the payouts of a variant (of several, any of them) leave live: all
-    of them under a bonus bet."""
     live = np.zeros(columns.n_live, np.bool_)
-    if any(k.bonus_bet > 0 for k in variants):
-        live[:] = True
-        return live
     for k in variants:
         mask = np.empty(columns.n_live, np.bool_)
         _live_mask(columns.q0, k.p1, k.pf1, _fewest_completions(columns.pool), k.m_min, k.m_max, k.fa_bets, k.c,
                    mask)
         live |= mask
-    return live
-
-
-def taken_columns(columns: HoldColumns, keep: np.ndarray) -> HoldColumns:
-    """The columns of the communities ``keep`` (positions, increasing), bonus net's columns included when
-    ``columns`` has them: each community's columns are its own, so the same arrays as building them for
-    those communities alone."""
+    keep = np.flatnonzero(live)
     c = columns
-    bonus = len(c.qb) == c.n_live  # no bonus net's columns: empty ones
     return HoldColumns(c.hold, c.pool, len(keep), c.alive_index[keep], np.take(c.acount, keep, axis=1),
-                       c.w0[keep], np.take(c.q0, keep, axis=1), np.take(c.lin, keep, axis=2),
-                       c.qb[keep] if bonus else c.qb, np.take(c.linb, keep, axis=1) if bonus else c.linb,
-                       np.take(c.pair_level, keep, axis=2),
-                       np.take(c.pair_bonus, keep, axis=2) if bonus else c.pair_bonus, c.g_hu, c.g_flush)
+                       c.w0[keep], np.take(c.q0, keep, axis=1), np.take(c.lin, keep, axis=2), c.qb, c.linb,
+                       np.take(c.pair_level, keep, axis=2), c.pair_bonus, c.g_hu, c.g_flush)
 
 
 @kernel

@@ -18,8 +18,7 @@ summary (:mod:`solver.staged.summary`).
 Dask included) and written one parquet file per chunk as they finish, so a killed solve resumes
 where it stopped; a stage's chunks are merged in chunk order into arrays the next stage reads, so
 the tables do not depend on the number of jobs. A finished solve keeps its tables and drops the
-chunks. Several variants of a paytable walk stage A together (:func:`walk_together`), and stop for
-their tracking walks (:func:`solve_to_tracking`) to walk those together (:func:`track_together`).
+chunks.
 
 **Objectives.** A bonus bet changes stage A (its objective) and everything after; a restriction
 changes only B to D: ``minimum-bets`` reads stage A's minimum-bets value, ``no-double-down`` and
@@ -30,7 +29,6 @@ variant whose payouts stage A does not read, or reads only linearly (the step-11
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 import tomllib
@@ -56,7 +54,6 @@ from solver.game.hu import hu_level
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_powers
-from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent
 from solver.staged.chunks import (
     STAGE_NAMES,
@@ -93,8 +90,7 @@ from solver.staged.holds import (
 from solver.staged.objective import Objective, Policy
 from solver.staged.stages import StateHolds, _draw_values, _first_rows, _first_values, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
-from solver.staged.tracking import TrackingRequested, stopped_for_tracking, tracked
-from solver.staged.tracking import track_together as walk_tracking_together
+from solver.staged.tracking import tracked
 from solver.tables.files import (
     TABLE_FILES,
     default_directory,
@@ -564,29 +560,8 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     ``best --tables`` reads now (otherwise the first such query builds it).
     Returns the game's summary, also written to ``summary.parquet``.
     """
-    summary = _solve_directory(config, directory, Objective(bonus, restriction, chart), n_jobs=n_jobs,
-                               backend=backend, scheduler=scheduler, quiet=quiet, force=force, holds_from=holds_from,
-                               column_store=column_store, index=index)
-    assert summary is not None
-    return summary
-
-
-def solve_to_tracking(config: GameConfig, directory: Path, *, n_jobs: int = -1, backend: str = "loky",
-                      scheduler: str | None = None, quiet: bool = False, holds_from: Path | None = None,
-                      column_store: bool | Path = False) -> Summary | None:
-    """:func:`solve`, stopped where the forward count's tracking walk would start, its requests saved in the
-    directory for :func:`track_together` (which walks them with other variants'): None then. The summary
-    when the solve finished instead (it had nothing to walk, or finds its walk done: then :func:`solve`)."""
-    return _solve_directory(config, directory, Objective(), n_jobs=n_jobs, backend=backend, scheduler=scheduler,
-                            quiet=quiet, force=False, holds_from=holds_from, column_store=column_store, index=False,
-                            stop_for_tracking=True)
-
-
-def _solve_directory(config: GameConfig, directory: Path | str | None, objective: Objective, *, n_jobs: int,
-                     backend: str, scheduler: str | None, quiet: bool, force: bool, holds_from: Path | str | None,
-                     column_store: bool | Path, index: bool, stop_for_tracking: bool = False) -> Summary | None:
-    """:func:`solve` (see there), or with ``stop_for_tracking`` :func:`solve_to_tracking`."""
     start = time.monotonic()
+    objective = Objective(bonus, restriction, chart)
     # absolute: worker processes started earlier may have another working folder, and a manifest's
     # holds_from must name the same directory whichever folder a later reader starts in
     directory = usable_directory(Path(directory) if directory is not None else default_directory(config, objective))
@@ -600,9 +575,9 @@ def _solve_directory(config: GameConfig, directory: Path | str | None, objective
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
-        job = SolveJob(config, objective, directory, store, stop_for_tracking)
-        summary = _solve(job, source, start, n_jobs, backend, scheduler, quiet)
-        if index and summary is not None:
+        summary = _solve(SolveJob(config, objective, directory, store), source, start, n_jobs, backend, scheduler,
+                         quiet)
+        if index:
             if not quiet:
                 print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
             open_index(directory)  # built now rather than by the first query (solve's time excludes it)
@@ -654,85 +629,27 @@ def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[
     return kept
 
 
-def track_together(configs: list[GameConfig], directories: list[Path], *, n_jobs: int = -1, backend: str = "loky",
-                   scheduler: str | None = None, quiet: bool = False, column_store: bool | Path = False,
-                   progress: Callable[[str], None] | None = None) -> None:
-    """Walk the tracking walks of several paytable variants of one deck whose solves stopped for them
-    (:func:`solve_to_tracking`) at once, each hold's columns read once for all
-    (:func:`solver.staged.tracking.track_together`); :func:`solve` into each directory then reads its
-    counts and finishes. Those that did not stop, or have their counts already, are left out; ``progress``
-    hears how many are walked."""
-    directories = [usable_directory(Path(d)).absolute() for d in directories]
-    kept = [(c, d) for c, d in zip(configs, directories) if stopped_for_tracking(d)]
-    if not kept:
-        return
-    if len({c.columns_fingerprint() for c, _ in kept}) != 1:
-        raise InputError("variants whose tracking walks are walked together need the same deck")
-    if progress:
-        progress(f"outcome counts of {len(kept)} variant{'s' if len(kept) > 1 else ''}, walked together")
-    lead = kept[0][0]
-    store = None if column_store is False else store_folder(lead, None if column_store is True else column_store)
-    start = time.monotonic()
-    with ExitStack() as locks:
-        for _, directory in kept:
-            locks.enter_context(solve_lock(directory))
-        with _backend(backend, scheduler, n_jobs):
-            walk_tracking_together([SolveJob(c, Objective(), d, store) for c, d in kept], quiet)
-    for _, directory in kept:  # each solve's summary counts its share of the time
-        share = (time.monotonic() - start) / len(kept)
-        _carry_timings(directory, share, {"outcomes": share})
-
-
 def _solve(solve: SolveJob, source: Path | None, start: float, n_jobs: int, backend: str, scheduler: str | None,
-           quiet: bool) -> Summary | None:
-    """The stages, the forward count and the tables, into a prepared and locked directory; None when the solve
-    stopped for its tracking walk (:attr:`SolveJob.stop_for_tracking`), the time it took kept for the summary."""
+           quiet: bool) -> Summary:
+    """The stages, the forward count and the tables, into a prepared and locked directory."""
     directory = solve.directory
     if not quiet:
         print(f"solving into {directory}", file=sys.stderr)
     timings: dict[str, float] = {}
-    try:
-        with _backend(backend, scheduler, n_jobs):
-            with _timed(timings, "holds", quiet):
-                _stage_holds(solve, source, quiet)
-            with _timed(timings, "draws", quiet):
-                _stage_draws(solve, quiet)
-            with _timed(timings, "firsts", quiet):
-                _stage_firsts(solve, quiet)
-            with _timed(timings, "deals", quiet):
-                deals = _deal_choices(solve)
-            with _timed(timings, "outcomes", quiet):
-                counts, bonus_net, draws, declined = _forward(solve, deals, source, quiet)
-    except TrackingRequested:
-        _carry_timings(directory, time.monotonic() - start, timings)
-        return None
-    seconds, timings = _carried_timings(directory, time.monotonic() - start, timings)
-    summary = _finish(solve, deals, counts, bonus_net, draws, declined, seconds, timings)
+    with _backend(backend, scheduler, n_jobs):
+        with _timed(timings, "holds", quiet):
+            _stage_holds(solve, source, quiet)
+        with _timed(timings, "draws", quiet):
+            _stage_draws(solve, quiet)
+        with _timed(timings, "firsts", quiet):
+            _stage_firsts(solve, quiet)
+        with _timed(timings, "deals", quiet):
+            deals = _deal_choices(solve)
+        with _timed(timings, "outcomes", quiet):
+            counts, bonus_net, draws, declined = _forward(solve, deals, source, quiet)
+    summary = _finish(solve, deals, counts, bonus_net, draws, declined, time.monotonic() - start, timings)
     _drop_chunks(directory)
     return summary
-
-
-#: What the parts of a solve that stopped for its tracking walk took (:func:`solve_to_tracking`,
-#: :func:`track_together`), for the summary of the run that finishes it.
-_TIMINGS_FILE = "timings.json"
-
-
-def _carried_timings(directory: Path, seconds: float, timings: dict[str, float]) -> tuple[float, dict[str, float]]:
-    """``seconds`` and ``timings`` with those kept in ``directory`` by the earlier parts of the solve added."""
-    path = directory / "chunks" / _TIMINGS_FILE
-    try:
-        kept = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return seconds, timings
-    stages = {k: timings.get(k, 0.0) + kept["stage_seconds"].get(k, 0.0) for k in {*timings, *kept["stage_seconds"]}}
-    return seconds + kept["seconds"], stages
-
-
-def _carry_timings(directory: Path, seconds: float, timings: dict[str, float]) -> None:
-    """Keep ``seconds`` and ``timings`` of a part of a solve (added to those kept) for the run that finishes it."""
-    seconds, timings = _carried_timings(directory, seconds, timings)
-    with written_atomically(directory / "chunks" / _TIMINGS_FILE) as tmp:
-        tmp.write_text(json.dumps({"seconds": seconds, "stage_seconds": timings}))
 
 
 def _complete(directory: Path, holds_from: Path | None, quiet: bool) -> bool:
@@ -784,10 +701,8 @@ def _recorded_fingerprint(metadata: dict[str, Any], fingerprint: Callable[[GameC
 def _timed(timings: dict[str, float], stage: str, quiet: bool) -> Iterator[None]:
     """Time a stage of this run (a resumed run times only what it does), and say so on standard error."""
     start = time.monotonic()
-    try:
-        yield
-    finally:  # a solve stopped for its tracking walk keeps the time its forward count took
-        timings[stage] = time.monotonic() - start
+    yield
+    timings[stage] = time.monotonic() - start
     if not quiet:
         print(f"{STAGE_NAMES.get(stage, stage)}: {timings[stage]:.1f} s", file=sys.stderr)
 
