@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from solver.game.cards import DeckGeometry
-from solver.game.combinatorics import multisets
+from solver.game.combinatorics import multisets, remove_cards, submultisets
 from solver.game.symmetry import (
     apply,
     canonical,
@@ -25,6 +25,7 @@ from solver.game.symmetry import (
 )
 from solver.game.symmetry_kernels import _canonical_key, canonical_keys, pattern_base
 from solver.staged.classes import extensions, group_classes
+from solver.staged.run import deal_discards
 
 REAL = DeckGeometry()
 MINI = DeckGeometry(suits=2, ranks=4, copies_in_play=2, jokers_in_play=1)
@@ -141,6 +142,20 @@ def test_deal_class_weights_sum_to_all_deals() -> None:
     for key in keys:
         orbit_sizes[int(key)] += 1
     assert set(orbit_sizes) <= {encode(REAL, tuple(h)) for h in hands}
+
+
+@pytest.mark.parametrize("geometry", [REAL, MINI, DeckGeometry(suits=1, ranks=5)], ids=["real", "mini", "one-suit"])
+def test_deal_discards_are_each_hands_distinct_pairs_in_order(geometry: DeckGeometry) -> None:
+    """Stage D's discards of every deal class, taken at once: each hand's distinct two-card sub-multisets in
+    lexicographic order and what each keeps, as listed one hand at a time (the real deck: every 17th class)."""
+    hands, _ = deal_classes(geometry)
+    hands = hands[::17] if geometry == REAL else hands
+    kept, thrown, ends = deal_discards(hands, geometry.n_types)
+    listed = [submultisets(tuple(int(c) for c in hand), 2) for hand in hands]
+    assert ends.tolist() == np.cumsum([len(ds) for ds in listed]).tolist()
+    assert thrown.tolist() == [list(d) for ds in listed for d in ds]
+    assert kept.tolist() == [list(remove_cards(tuple(int(c) for c in hand), d)) for hand, ds in zip(hands, listed)
+                             for d in ds]
 
 
 @pytest.mark.slow

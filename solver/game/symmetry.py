@@ -145,8 +145,9 @@ def deal_classes(geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
     from solver.game.symmetry_kernels import canonical_keys
 
     rows, weights = multisets(geometry.full_counts(), 6)
-    types = np.arange(geometry.n_types)
-    hands = np.array([np.repeat(types, row) for row in rows], dtype=np.int64)
+    # each row's types, each as many times as the row counts it: the sorted hand (every row sums to 6)
+    types = np.broadcast_to(np.arange(geometry.n_types, dtype=np.int64), rows.shape)
+    hands = np.repeat(types.ravel(), rows.ravel().astype(np.int64)).reshape(len(rows), 6)
     codes = canonical_keys(geometry, hands)
     classes, index = np.unique(codes, return_inverse=True)
     class_weights = np.zeros(len(classes), dtype=np.int64)

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 from functools import lru_cache, partial
+from itertools import combinations
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,6 @@ from joblib import parallel_config
 
 from solver.errors import ConfigError, InputError
 from solver.game.cards import DeckGeometry, counts_of, format_cards
-from solver.game.combinatorics import submultisets
 from solver.game.config import GameConfig, config_from_dict
 from solver.game.hu import hu_level
 from solver.game.options import Option
@@ -349,15 +349,15 @@ def _deal_choices(solve: SolveJob) -> list[DealChoice]:
     geometry = config.geometry
     c = load_stage_arrays(solve.directory, "firsts", ("key", "ev"), mmap=False)
     hands, weights = deal_classes(geometry)
-    discards = [submultisets(tuple(int(x) for x in hand), 2) for hand in hands]
-    kept = np.array([_minus(tuple(hand), d) for hand, ds in zip(hands, discards) for d in ds], np.int64)
-    thrown = np.array([d for ds in discards for d in ds], np.int64)
+    kept, thrown, ends = deal_discards(hands, geometry.n_types)
     keys = canonical_keys(geometry, kept, thrown)
     rows = np.searchsorted(c["key"], keys)
     assert (c["key"][rows] == keys).all(), "every discard of a deal class is in stage C"
     evs = c["ev"][rows]
+    thrown_cards = list(map(tuple, thrown.tolist()))
     choices, start = [], 0
-    for hand, weight, ds in zip(hands, weights, discards):
+    for hand, weight, end in zip(hands, weights, ends.tolist()):
+        ds = thrown_cards[start:end]
         cards = tuple(int(x) for x in hand)
         level = int(hu_level(counts_of(cards, geometry), geometry))
         options = []
@@ -371,11 +371,26 @@ def _deal_choices(solve: SolveJob) -> list[DealChoice]:
     return choices
 
 
-def _minus(cards: tuple[int, ...], removed: tuple[int, ...]) -> tuple[int, ...]:
-    left = list(cards)
-    for card in removed:
-        left.remove(card)
-    return tuple(left)
+#: The two-card discards of a six-card hand, as positions in it (lexicographic), and the four positions
+#: each keeps.
+_THROWN_AT = np.array(list(combinations(range(6), 2)), np.int64)
+_KEPT_AT = np.array([[i for i in range(6) if i not in pair] for pair in _THROWN_AT], np.int64)
+
+
+def deal_discards(hands: np.ndarray, n_types: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each hand's distinct two-card discards (rows of sorted six-card ``hands``) in lexicographic order,
+    as :func:`solver.game.combinatorics.submultisets` lists them, all hands' one after the other: the four
+    cards kept and the two thrown of each, and where each hand's end (cumulative counts)."""
+    thrown = hands[:, _THROWN_AT]  # (hands, 15, 2), each pair sorted: the hand is
+    code = thrown[:, :, 0] * n_types + thrown[:, :, 1]
+    order = np.argsort(code, axis=1, kind="stable")
+    code = np.take_along_axis(code, order, axis=1)
+    first = np.ones(code.shape, bool)
+    first[:, 1:] = code[:, 1:] != code[:, :-1]  # a repeated pair of cards is one discard
+    hand, position = np.nonzero(first)
+    at = order[hand, position]
+    kept = hands[hand[:, None], _KEPT_AT[at]]
+    return kept, hands[hand[:, None], _THROWN_AT[at]], np.cumsum(first.sum(axis=1))
 
 
 def _option_columns(options: list[Option], chosen: list[int], cards_of: Callable[[tuple[int, ...]], str]
