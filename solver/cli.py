@@ -12,7 +12,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from solver import __version__
 from solver.errors import InputError
@@ -23,6 +23,9 @@ from solver.products.query import best_play, stderr_progress
 from solver.render.textfmt import text_table
 from solver.runtime.parallel import mark_parent, stop_workers
 from solver.staged.objective import RESTRICTIONS
+
+if TYPE_CHECKING:
+    from solver.products.paytable import TargetRow, VariantRow
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -401,7 +404,6 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     """
     from solver.products.paytable import (
         VariantSolver,
-        parse_values,
         paytable_rows,
         solve_targets,
         write_outputs,
@@ -409,18 +411,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     from solver.tables.files import usable_directory
 
     config = _config(args)
-    grid: dict[str, list] = {}
-    named: list[str] = []
-    for item in args.vary:
-        key, _, text = item.partition("=")
-        key = key.strip()
-        if key in named:
-            raise InputError(f"--vary {key} is given twice: list its values in one --vary {key}=a,b,c")
-        named.append(key)
-        if text.strip() or not args.target:
-            grid[key] = parse_values(key, text.strip())
-    if not named:
-        raise InputError("paytable: give at least one --vary KEY=VALUES (see --help)")
+    named, grid = _paytable_grid(args.vary, bool(args.target))
     if args.out:
         usable_directory(Path(args.out))  # refused now, not after the solves
     progress = None if args.quiet or args.json else (lambda line: print(line, file=sys.stderr))
@@ -436,6 +427,32 @@ def cmd_paytable(args: argparse.Namespace) -> None:
         print(json.dumps({"variants": [r.to_json() for r in rows], "targets": [t.to_json() for t in targets],
                           "solves": solver.solves}))
         return
+    _print_paytable(rows, targets)
+    print(f"{solver.solves} solve(s) run; " + (f"written: {', '.join(str(p) for p in written)}" if written
+                                                else "no files written (--out DIR writes JSON, CSV and plots)"))
+
+
+def _paytable_grid(vary: list[str], targets_asked: bool) -> tuple[list[str], dict[str, list]]:
+    """The payouts named by --vary, in order, and the values listed for each (none needed with --target)."""
+    from solver.products.paytable import parse_values
+
+    grid: dict[str, list] = {}
+    named: list[str] = []
+    for item in vary:
+        key, _, text = item.partition("=")
+        key = key.strip()
+        if key in named:
+            raise InputError(f"--vary {key} is given twice: list its values in one --vary {key}=a,b,c")
+        named.append(key)
+        if text.strip() or not targets_asked:
+            grid[key] = parse_values(key, text.strip())
+    if not named:
+        raise InputError("paytable: give at least one --vary KEY=VALUES (see --help)")
+    return named, grid
+
+
+def _print_paytable(rows: Sequence[VariantRow], targets: Sequence[TargetRow]) -> None:
+    """The variants' figures, then each target's payout value, as text tables."""
     if rows:
         keys = list(rows[0].payouts)
         table = [[*(_payout_text(r.payouts[k]) for k in keys), f"{100 * r.summary.house_edge:.4f}%",
@@ -452,8 +469,6 @@ def cmd_paytable(args: argparse.Namespace) -> None:
                          [[t.key, f"{100 * t.target:.4f}%", "-" if t.value is None else f"{t.value:.10g}",
                            "-" if t.house_edge is None else f"{100 * t.house_edge:.6f}%", t.solves]
                           + [t.note] * noted for t in targets], "lrrrr" + "l" * noted))
-    print(f"{solver.solves} solve(s) run; " + (f"written: {', '.join(str(p) for p in written)}" if written
-                                                else "no files written (--out DIR writes JSON, CSV and plots)"))
 
 
 def _payout_text(value: object) -> str:
