@@ -331,7 +331,7 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
         else:
             # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
-            # measured a sixth slower per pass)
+            # measured slower, docs/performance.md)
             for su in range(suits):
                 a_keys[su] = 0
             for c in range(4):
@@ -817,7 +817,7 @@ def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np
     payouts = (np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
                payout_vector(config))
     bonus = (float(bonus_bet), np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5,
-             np.zeros(1) if bonus_ev is None else community_bonus_net(config))  # a second or so to build: only if read
+             np.zeros(1) if bonus_ev is None else community_bonus_net(config))  # built only when read
     _fa_values(np.ascontiguousarray(hold_counts, dtype=np.int64), np.ascontiguousarray(unseen_suited, dtype=np.int64),
                removals, deck, payouts, bonus, out, track, np.zeros(1) if tracked is None else tracked)
     return out

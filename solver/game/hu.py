@@ -246,7 +246,7 @@ def hu_levels(counts_rows: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
 # Table-driven hu detection for hot loops.
 #
 # A suit's counts are packed into a key, one digit of base ``cap + 1`` per
-# rank (``cap = min(copies, 5)``: a pair plus a triplet of one card needs
+# rank (``cap = min(copies_in_play, 5)``: a pair plus a triplet of one card needs
 # five copies, so larger counts change nothing). ``suit_table[key]`` holds
 # the suit's three joker needs packed in a byte: pair (bits 0-1), set
 # (bits 2-3), pair + set (bits 4-6). A missing suit (geometries with fewer

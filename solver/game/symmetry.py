@@ -136,7 +136,7 @@ def deal_classes(geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
     ``hands`` is an ``(n_classes, 6)`` array of canonical hands (sorted type
     indices), in increasing order of their keys; ``weights[i]`` counts the
     physical six-card deals (combinations of cards) whose hand is in class
-    ``i``: each multiset of card types is drawn ``prod C(copies, taken)``
+    ``i``: each multiset of card types is drawn ``prod C(copies_in_play, taken)``
     ways (:func:`solver.game.combinatorics.multisets`), and the classes partition
     the multisets, so the weights sum to C(deck size, 6).
     """

@@ -163,7 +163,7 @@ ROW_BLOCK = 1 << 14
 has thousands of entries, and the real deck's draw list is searched on 200,000 situations."""
 
 LIMITS = (*TOUCHING_LIMITS, None)
-"""The limits a line may put on dead cards touching, in the order a key's slot counts them."""
+"""The limits a line may put on dead cards touching, in the order of a key's limit columns."""
 
 
 @dataclass
@@ -222,7 +222,7 @@ def _situation(stage: str, row: dict[str, Any], config: GameConfig, words: str) 
 @dataclass(frozen=True)
 class _Keys:
     """A stage's lines as columns: (entry, limit) keys in :func:`_key_order`, and where each record's
-    entry and limit slot (of :data:`LIMITS`) sits among them (``len(keys)`` where it is not a key)."""
+    entry and limit column (of :data:`LIMITS`) sits among them (``len(keys)`` where it is not a key)."""
 
     keys: list[Key]
     at: np.ndarray
@@ -243,12 +243,12 @@ class _Keys:
         return cls(keys, at)
 
     def record_keys(self, lines: StageLines, records: np.ndarray) -> np.ndarray:
-        """(records, limit slots): each record's key under each limit, ``len(keys)`` where the record's
+        """(records, limit columns): each record's key under each limit, ``len(keys)`` where the record's
         fewest touching exceeds the limit or the key is not a column."""
         out = self.at[lines.entry[records]]
-        for slot, limit in enumerate(LIMITS):
+        for column, limit in enumerate(LIMITS):
             if limit is not None:
-                out[lines.fewest[records] > limit, slot] = len(self.keys)
+                out[lines.fewest[records] > limit, column] = len(self.keys)
         return out
 
 
@@ -270,8 +270,8 @@ def _dense(lines: StageLines, situations: np.ndarray, keys: _Keys) -> np.ndarray
     values = np.full((len(situations), len(keys.keys) + 1, len(lines.bet_sizes)), np.nan, np.float32)
     place, records = _records_of(lines, situations)
     columns = keys.record_keys(lines, records)
-    for slot in range(len(LIMITS)):
-        values[place, columns[:, slot]] = lines.values[records]
+    for limit in range(len(LIMITS)):
+        values[place, columns[:, limit]] = lines.values[records]
     return values[:, :-1]
 
 

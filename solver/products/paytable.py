@@ -51,8 +51,8 @@ from solver.staged.objective import Objective
 from solver.staged.summary import Summary
 from solver.tables.files import default_directory, recorded_source
 
-#: The most variants whose stage A is walked together: a leaf's cost per variant falls from 0.82 ns
-#: alone to about 0.5 with eight (docs/performance.md), and little further.
+#: The most variants whose stage A is walked together: a leaf's cost per variant falls with each one
+#: added up to about eight, and little further (docs/performance.md, "Ting-payout variants walked together").
 WALKED_TOGETHER = 8
 #: Memory to allow each variant solved beside others: a real-deck variant's solve in one process peaks at
 #: 3.2-3.4 GB (docs/performance.md); no more variants run at once than the machine's memory holds so.

@@ -176,9 +176,9 @@ def _next_card(deck, pos):
 
 
 @kernel
-def _outcome_index(kind, dd_index, f_slot, g_slot, n_fa, n_g):
-    """Flat index of (kind, DD placed, F slot (0: none, i + 1: fa_bets[i]), G slot (likewise))."""
-    return ((kind * 2 + dd_index) * (n_fa + 1) + f_slot) * (n_g + 1) + g_slot
+def _outcome_index(kind, dd_index, f_choice, g_choice, n_fa, n_g):
+    """Flat index of (kind, DD placed, F choice (0: none, i + 1: fa_bets[i]), G choice (likewise))."""
+    return ((kind * 2 + dd_index) * (n_fa + 1) + f_choice) * (n_g + 1) + g_choice
 
 
 @kernel(inline="always")
@@ -321,10 +321,10 @@ def _ting_decision(n_hu, n_flush, total, fa, multiples, ting_pays, evs):
         evs[k + 1] = (n_hu * (win + g * ting_pays[2]) + n_flush * (win + g * ting_pays[3])
                       - (total - n_hu - n_flush) * (1.0 + fa + g)) / total
     top = evs.max()
-    g_slot = 0
-    while evs[g_slot] < top - 1e-12:
-        g_slot += 1
-    return g_slot
+    g_choice = 0
+    while evs[g_choice] < top - 1e-12:
+        g_choice += 1
+    return g_choice
 
 
 @kernel(inline="always")
@@ -411,24 +411,24 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_
         if action == FOLD:
             out[_outcome_index(4, dd, 0, 0, n_fa, n_g)] += 1
             continue
-        f_slot = draw_fa[row] + 1
-        fa = fa_bets[f_slot - 1]
+        f_choice = draw_fa[row] + 1
+        fa = fa_bets[f_choice - 1]
         _keep(counts, seen, hold, dead, back, draw_discard[row])
         pos = _deal_community(deck, pos, 4, counts, seen, n_suited)
         level = _level(counts, none, False, suits, ranks)
         if level > 0:
-            out[_outcome_index(6 if level == 2 else 5, dd, f_slot, 0, n_fa, n_g)] += 1
+            out[_outcome_index(6 if level == 2 else 5, dd, f_choice, 0, n_fa, n_g)] += 1
             continue
         n_hu, n_flush, total = _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short,
                                             row_level, pair_level)
-        g_slot = _ting_decision(n_hu, n_flush, total, fa, multiples, ting_pays, evs)
-        if g_slot == 0:
-            out[_outcome_index(7, dd, f_slot, 0, n_fa, n_g)] += 1
+        g_choice = _ting_decision(n_hu, n_flush, total, fa, multiples, ting_pays, evs)
+        if g_choice == 0:
+            out[_outcome_index(7, dd, f_choice, 0, n_fa, n_g)] += 1
             continue
         pos = _deal_community(deck, pos, 2, counts, seen, n_suited)
         level = _level(counts, hold, True, suits, ranks)
         kind = 9 if level == 2 else (8 if level == 1 else 10)
-        out[_outcome_index(kind, dd, f_slot, g_slot, n_fa, n_g)] += 1
+        out[_outcome_index(kind, dd, f_choice, g_choice, n_fa, n_g)] += 1
     return -1
 
 

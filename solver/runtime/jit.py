@@ -104,7 +104,7 @@ def _bind_dispatchers() -> None:
     Publishing last means no thread compiles a kernel while the globals it
     reads are still kernels: numba would type them through the registration
     below and call them as ordinary functions, never inlined (measured: the
-    simulator 18% slower), and cache that code. A module imported later is
+    simulator markedly slower), and cache that code. A module imported later is
     bound when its own kernels are first called. Called with ``_lock`` held.
     """
     _register_typing()

@@ -72,6 +72,7 @@ class SolveJob:
 
 
 def chunk_path(directory: Path, stage: str, index: int) -> Path:
+    """Where chunk ``index`` of ``stage`` is written in a solve's ``directory``."""
     return directory / "chunks" / f"{stage}-{index:05d}.parquet"
 
 
@@ -137,6 +138,7 @@ def read_chunks(paths: Iterable[Path], columns: list[str]) -> dict[str, np.ndarr
 
 
 def as_array(column: pa.ChunkedArray) -> np.ndarray:
+    """A parquet column as one numpy array: a fixed-size list column as a 2-d array, one row per entry."""
     column = column.combine_chunks()
     if pa.types.is_fixed_size_list(column.type):
         return column.flatten().to_numpy().reshape(len(column), column.type.list_size)
@@ -164,9 +166,11 @@ def load_stage_arrays(directory: Path, name: str, keys: tuple[str, ...], mmap: b
 
 
 def stage_arrays_ready(directory: Path, name: str, keys: tuple[str, ...]) -> bool:
+    """Whether every array ``keys`` of stage ``name`` has been saved (:func:`save_stage_arrays`)."""
     return all((directory / "chunks" / f"{name}-{key}.npy").exists() for key in keys)
 
 
 def list_column(values: np.ndarray) -> pa.FixedSizeListArray:
+    """A 2-d array as a fixed-size list column, one list per row (read back by :func:`as_array`)."""
     return pa.FixedSizeListArray.from_arrays(np.ascontiguousarray(values).ravel(), values.shape[1])
 

@@ -5,7 +5,7 @@ counts W and Wf and their columns, the step-11 inclusion-exclusion tables:
 :func:`solver.staged.holds.hold_columns` with ``prune=False``), depends on the
 deck and the hu rules, not on any payout. A variant of a ting payout or a bet
 size walks stage A again; with the store it reads each hold's columns
-(decompressing them takes about a fifteenth of building them) and keeps the
+(decompressing them takes a small part of the time building them does) and keeps the
 communities its own payouts leave live (:func:`solver.staged.holds.live_columns`):
 the same arrays, so the same values, bit for bit, as building them.
 
@@ -46,8 +46,8 @@ from solver.staged.holds import (
 
 #: The per-community arrays kept, compressed (the pair levels shrink about twelvefold).
 _PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
-#: Zstandard at level 1 (bundled with pyarrow): a hold's columns read back in 0.024 s against zlib's
-#: 0.040, and take 1.08 MB against 1.5 (scripts/benchmark_column_store.py, docs/performance.md).
+#: Zstandard at level 1 (bundled with pyarrow): faster to read back and smaller than zlib's files
+#: (scripts/benchmark_column_store.py; figures in docs/performance.md).
 _CODEC = pa.Codec("zstd", 1)
 #: The rows kept of stages B and C (``draws``: per post-draw class, its key, hu level, number of
 #: distinct holds and their stage-A rows; ``firsts``: per first hold, its draws' stage-B rows).

@@ -3,7 +3,7 @@
 After the second discard the player keeps a hold ``H`` (four cards) and has
 seen four more, dead ``D`` (the two discards of each draw; jokers among
 them change nothing, since the community never holds one). The community
-comes from the suited pool ``M = copies - H`` less ``D``. This module values
+comes from the suited pool ``M = copies_in_play - H`` less ``D``. This module values
 ``H`` against every dead set ``D`` in **one pass per hold**, where valuing
 each (H, D) on its own would repeat the same work some 15,000 times.
 
