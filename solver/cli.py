@@ -23,6 +23,7 @@ from solver.products.query import best_play, stderr_progress
 from solver.render.textfmt import text_table
 from solver.runtime.parallel import mark_parent, stop_workers
 from solver.staged.objective import RESTRICTIONS
+from solver.tables.files import note_config_file
 
 if TYPE_CHECKING:
     from solver.products.paytable import TargetRow, VariantRow
@@ -167,11 +168,12 @@ def cmd_best(args: argparse.Namespace) -> None:
 def _not_from_tables(stage: Stage, tables: Path) -> str:
     """Why a query given --tables was answered by the evaluator."""
     from solver.products.query import STAGE_TABLES
+    from solver.tables.files import solve_command
 
     if stage == Stage.TING:
         return "the tables hold no ting decision: it is always computed"
     if not (tables / STAGE_TABLES[stage]).exists():
-        return f"{tables} lacks {STAGE_TABLES[stage]}, which mahjong-poker solve --out {tables} adds"
+        return f"{tables} lacks {STAGE_TABLES[stage]}, which {solve_command(tables)} adds"
     return "the tables hold no such state: the solve never reaches it under optimal play"
 
 
@@ -660,6 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # --help, --version (0) or a bad argument (2, its one line already printed)
         return int(stop.code or 0)
     mark_parent()
+    note_config_file(getattr(args, "config", None))  # a hint to solve repeats the --config given
     # after an interrupt joblib would say, as the command ends, that the abandoned work went unused
     warnings.filterwarnings("ignore", message=r".*(tasks have been successfully executed|tasks which were still being)",
                             category=UserWarning)

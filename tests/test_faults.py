@@ -304,11 +304,25 @@ def test_a_second_solve_into_a_busy_directory_is_refused(tmp_path: Path, config_
 def test_reading_commands_never_solve(tmp_path: Path, config_file: str, capsys) -> None:
     """A missing table directory is an error naming the solve to run, and nothing is made there."""
     missing = tmp_path / "nope"
-    for command in (["edge", "--tables", str(missing)], ["simulate", "--tables", str(missing)],
-                    ["chart", "--tables", str(missing)], ["best", "12m 34p 1m J", "--tables", str(missing)]):
+    solve_it = f"mahjong-poker solve --config {config_file} --out {missing}"  # the configuration given, repeated
+    for command, hint in ((["edge", "--tables", str(missing)], solve_it),
+                          (["simulate", "--tables", str(missing)], solve_it),
+                          (["chart", "--tables", str(missing)], solve_it),
+                          (["best", "12m 34p 1m J", "--tables", str(missing)], solve_it),
+                          (["best", "12m 34p 1m J", "--bonus", "1", "--tables", str(missing)],
+                           solve_it.replace(" --out", " --bonus 1 --out"))):
         assert main([*command, "--config", config_file]) == 2
-        assert f"mahjong-poker solve --out {missing}" in one_line(capsys.readouterr().err)
+        assert hint in one_line(capsys.readouterr().err)
         assert not missing.exists()
+
+
+def test_a_chart_of_a_restricted_solve_is_refused_as_such(whole: Path, tmp_path: Path, config_file: str,
+                                                          capsys) -> None:
+    """A chart reads the optimal strategy: a restricted solve's directory is named as made for another solve."""
+    restricted = tmp_path / "minimum-bets"
+    solve(TWO_SUITS, restricted, restriction="minimum-bets", holds_from=whole, n_jobs=1, quiet=True)
+    assert main(["chart", "--config", config_file, "--tables", str(restricted)]) == 2
+    assert "made for another solve: restriction 'minimum-bets'" in one_line(capsys.readouterr().err)
 
 
 # ---------------------------------------------------------------------------------------------

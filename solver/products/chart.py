@@ -60,7 +60,7 @@ from solver.products.patterns import (
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from solver.staged.objective import CHART, Objective
 from solver.staged.run import Summary, load_summary
-from solver.tables.files import check_tables, options_from_row, read_table
+from solver.tables.files import check_tables, options_from_row, read_table, solve_command
 
 
 @dataclass(frozen=True)
@@ -598,11 +598,11 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     loses more). With ``exact`` the whole chart is also priced exactly (``chart_exact``: a solve of
     its own).
     """
-    load_summary(tables, config)  # the tables exist, are whole and were made for this configuration
+    check_tables(Path(tables), config, Objective())  # whole, and made for this configuration's optimal play
     missing = [name for name in ("holds.parquet", "draws.parquet") if not (Path(tables) / name).exists()]
     if missing:  # checked now: the deal's list takes minutes before the draw's would find them missing
         raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (the committed "
-                         f"real-deck tables leave them out): mahjong-poker solve --out {tables} adds them")
+                         f"real-deck tables leave them out): {solve_command(Path(tables), Objective())} adds them")
     chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),
                   build_stage_chart("draw", config, tables, exceptions, words),
                   ting_thresholds(config), ting_outs_table(config))

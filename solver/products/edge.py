@@ -21,7 +21,7 @@ from solver.render.document import Block, Heading, Paragraph, Table
 from solver.staged.objective import RESTRICTIONS, Objective
 from solver.staged.run import solve
 from solver.staged.summary import Summary, load_summary
-from solver.tables.files import check_tables, default_directory
+from solver.tables.files import check_tables, default_directory, solve_command
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_job
     has_stage_a = (main / "holds.parquet").exists()
     if restricted and not has_stage_a and not quiet:
         print(f"{main} has no stage A (holds.parquet; the committed real-deck tables leave it out), so the "
-              f"{objective.restriction} strategy is solved whole; mahjong-poker solve --out {main} first would "
+              f"{objective.restriction} strategy is solved whole; {solve_command(main)} first would "
               f"make each strategy a re-run of the later stages", file=sys.stderr)
     return solve(config, directory, bonus=objective.bonus, restriction=objective.restriction, n_jobs=n_jobs,
                  quiet=quiet, holds_from=main if restricted and has_stage_a else None)

@@ -180,7 +180,7 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
 
 
 def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
-    from solver.tables.files import check_tables, lookup
+    from solver.tables.files import check_tables, lookup, solve_command
     from solver.tables.index import IndexDamaged, open_index
 
     # The index answers without pyarrow. It is built only for tables made for this solve (checked from
@@ -197,7 +197,7 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
     def from_parquet(table: str, key: int) -> tuple[float, ...] | None:
         if not (directory / f"{table}.parquet").exists():
             raise InputError(f"{directory} has no {table}.parquet (the solve's large table, not committed): "
-                             f"run mahjong-poker solve --out {directory} to make it")
+                             f"run {solve_command(directory, Objective(state.bonus))} to make it")
         row = lookup(directory / f"{table}.parquet", key)
         if row is None:
             return None

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import time
 from bisect import bisect_left
@@ -200,6 +201,30 @@ def _dictionary_columns(schema: Any) -> list[str]:
                       and text(field.type.value_type)]
 
 
+_CONFIG_FILE: list[str] = []  # the --config FILE of the running command, repeated in the hints below
+
+
+def note_config_file(path: str | None) -> None:
+    """Record the configuration file the command line was given, so that a hint to solve names it too."""
+    _CONFIG_FILE[:] = [] if path is None else [path]
+
+
+def solve_command(directory: Path, objective: Objective | None = None) -> str:
+    """The command that makes ``directory``'s tables: ``mahjong-poker solve`` with the command line's
+    ``--config`` and the objective's ``--bonus`` and ``--restriction`` (by default those ``directory``'s
+    manifest records, when it has one)."""
+    if objective is None:
+        found = read_manifest(directory) or {}
+        bonus, restriction = float(found.get("bonus") or 0.0), str(found.get("restriction") or "optimal")
+    else:
+        bonus, restriction = objective.bonus, objective.restriction
+    words = ["mahjong-poker", "solve"]
+    words += [word for path in _CONFIG_FILE for word in ("--config", path)]
+    words += ["--bonus", f"{bonus:g}"] if bonus else []
+    words += ["--restriction", restriction] if restriction not in ("optimal", "chart") else []
+    return " ".join(shlex.quote(w) for w in [*words, "--out", str(directory)])
+
+
 def read_metadata(path: Path) -> dict[str, Any]:
     """The ``mahjong_poker`` metadata of a parquet file written here (``InputError`` when the file is
     missing, damaged or not one of ours)."""
@@ -207,7 +232,7 @@ def read_metadata(path: Path) -> dict[str, Any]:
     import pyarrow.parquet as pq
 
     if not path.exists():
-        raise InputError(f"{path} is missing: run mahjong-poker solve --out {path.parent} to make it")
+        raise InputError(f"{path} is missing: run {solve_command(path.parent)} to make it")
     try:
         raw = pq.read_schema(path).metadata or {}
     except (OSError, pa.ArrowException, ValueError) as error:
@@ -226,7 +251,7 @@ def damaged(path: Path, error: Exception) -> InputError:
     """The error a reader gives for a table file it cannot read."""
     reason = str(error).splitlines()[0] if str(error) else type(error).__name__
     return InputError(f"{path} cannot be read ({reason}): the file is damaged; delete it and run "
-                      f"mahjong-poker solve --out {path.parent} to make it again")
+                      f"{solve_command(path.parent)} to make it again")
 
 
 def read_table(path: Path, columns: list[str] | None = None) -> pa.Table:
@@ -235,7 +260,7 @@ def read_table(path: Path, columns: list[str] | None = None) -> pa.Table:
     import pyarrow.parquet as pq
 
     if not path.exists():
-        raise InputError(f"{path} is missing: run mahjong-poker solve --out {path.parent} to make it")
+        raise InputError(f"{path} is missing: run {solve_command(path.parent)} to make it")
     try:
         return pq.read_table(path, columns=columns)
     except (OSError, pa.ArrowException, ValueError) as error:
@@ -293,11 +318,11 @@ def check_tables(directory: Path, config: GameConfig, objective: Objective,
     """
     summary = directory / "summary.parquet"
     if not directory.is_dir():
-        raise InputError(f"no table directory {directory}: run mahjong-poker solve --out {directory} to make one, "
-                         f"or name a finished solve's with --tables")
+        raise InputError(f"no table directory {directory}: run {solve_command(directory, objective)} to make "
+                         f"one, or name a finished solve's with --tables")
     if not summary.exists():
         raise InputError(f"no finished solve in {directory} (no summary.parquet): "
-                         f"run mahjong-poker solve --out {directory}")
+                         f"run {solve_command(directory, objective)}")
     wanted = describe(config, objective)
     files = [summary] if metadata is not None else [directory / n for n in TABLE_FILES if (directory / n).exists()]
     for path in files:
