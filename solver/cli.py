@@ -8,6 +8,7 @@ import json
 import logging
 import math
 import os
+import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -92,11 +93,27 @@ def _add_bonus_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fractions(text: str) -> tuple[float, ...]:
-    values = tuple(_number(part.strip(), float, "house edges between -1 and 1, comma-separated",
-                           lambda v: -1 < v < 1) for part in text.split(",") if part.strip())
-    if not values:
+    parts = [part.strip() for part in text.split(",")]
+    if not all(parts):
         raise argparse.ArgumentTypeError(f"must be house edges between -1 and 1, comma-separated, got {text!r}")
-    return values
+    return tuple(_number(part, float, "house edges between -1 and 1, comma-separated", lambda v: -1 < v < 1)
+                 for part in parts)
+
+
+NUMBER_LISTS = ("--target", "--targets")
+"""Options whose value is a list of numbers, which may begin with a minus sign."""
+
+
+def _joined_number_lists(argv: Sequence[str]) -> list[str]:
+    """``--target -0.5,-0.4`` as ``--target=-0.5,-0.4``: argparse reads a value that begins with '-' as
+    an option unless it is one number."""
+    out: list[str] = []
+    for word in argv:
+        if out and out[-1] in NUMBER_LISTS and re.fullmatch(r"-[0-9.eE+,\s-]*", word):
+            out[-1] = f"{out[-1]}={word}"
+        else:
+            out.append(word)
+    return out
 
 
 def cmd_deal_stats(args: argparse.Namespace) -> None:
@@ -401,8 +418,10 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04
     finds, for each payout named by --vary (a value list is optional then),
     the value that gives each house edge, the others at the configuration's
-    values. --out DIR writes paytable.json, paytable.csv and a plot of the
-    house edge against each payout varied alone.
+    values. --out DIR writes paytable.json (everything), paytable.csv (the
+    variants), paytable-targets.csv (the targets) and, for each payout given
+    two or more values, a plot of the house edge against it, the others at
+    the configuration's values.
     """
     from solver.products.paytable import (
         VariantSolver,
@@ -482,7 +501,8 @@ def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a payout and its values, e.g. tian_hu=4:6:0.5 or ting_hu=1,1.5 (repeatable)")
     parser.add_argument("--target", type=_fractions, metavar="E,E,...",
                         help="house edges to reach by changing each --vary payout alone, e.g. 0.02,0.04,0.06")
-    parser.add_argument("--out", metavar="DIR", help="write paytable.json, paytable.csv and plots here")
+    parser.add_argument("--out", metavar="DIR",
+                        help="write paytable.json, the variants' and targets' CSV files and plots here")
     _add_jobs(parser, -1, "parallel processes per solve (default -1: all cores)")
     parser.add_argument("--backend", choices=["loky", "threading", "dask"], default="loky",
                         help="joblib backend of each solve (dask spreads it over a cluster)")
@@ -516,7 +536,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
     tables = Path(args.tables) if args.tables else default_directory(config, Objective())
     if args.format is not None and not args.out:
         raise InputError("--format chooses what --out writes: give --out DIR too")
-    formats = parse_formats(args.format or ",".join(FORMATS))
+    formats = parse_formats(",".join(FORMATS) if args.format is None else args.format)
     quiet = args.json or args.quiet
     if args.out:
         usable_directory(Path(args.out))
@@ -658,7 +678,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; bad input gives exit code 2 and a one-line message."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_joined_number_lists(sys.argv[1:] if argv is None else argv))
     except SystemExit as stop:  # --help, --version (0) or a bad argument (2, its one line already printed)
         return int(stop.code or 0)
     mark_parent()

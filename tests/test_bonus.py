@@ -154,3 +154,13 @@ def test_a_target_no_payout_reaches_is_a_note() -> None:
     assert flush.exact is flush.whole is flush.whole_edge is None and flush.note.startswith("unreachable")
     scaled = next(c for c in changes if c.key == SCALE_ALL)
     assert scaled.note == "" and 0 < scaled.exact < 1 and scaled.whole_edge >= 0.7
+
+
+def test_a_target_met_exactly_shows_no_negative_zero() -> None:
+    """Paying 551,851 for two triplets makes the settled bet exactly fair: its house edge is 0, never -0."""
+    import math
+
+    from solver.game.bonus import payout_for_edge
+
+    change = payout_for_edge(GameConfig(), "bonus_two_triplets", 0.0)
+    assert change.whole == 551851 and change.whole_edge == 0.0 and math.copysign(1.0, change.whole_edge) == 1.0

@@ -40,6 +40,14 @@ def test_bonus_json_and_table(capsys) -> None:
     assert "straight flush" in out and "house edge" in out
 
 
+def test_target_lists_may_be_negative_but_not_have_gaps(capsys) -> None:
+    """`--targets -0.1,-0.2` is a list of house edges, not an option; an empty item is refused."""
+    assert main(["bonus", "--targets", "-0.1,-0.2", "--json"]) == 0
+    assert {p["target"] for p in json.loads(capsys.readouterr().out)["paytables"]} == {-0.1, -0.2}
+    assert main(["bonus", "--targets", "0.02,,0.05"]) == 2
+    assert "'0.02,,0.05'" in capsys.readouterr().err
+
+
 def test_two_deck_config(tmp_path, capsys) -> None:
     path = tmp_path / "two.toml"
     path.write_text("[deck]\ndecks = 2\n")

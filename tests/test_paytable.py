@@ -294,6 +294,11 @@ def test_cli_writes_json_csv_and_plot(tmp_path: Path, capsys, monkeypatch) -> No
     assert (out / "paytable-di_hu.svg").exists() and (out / "paytable-di_hu.png").exists()
     assert main(["paytable", "--config", str(config), "--vary", "di_hu=2,3", "--jobs", "2"]) == 0
     assert "0 solve(s) run" in capsys.readouterr().out  # solved once, read afterwards
+    assert main(["paytable", "--config", str(config), "--vary", "di_hu", "--target", "0.02", "--jobs", "2",
+                 "--quiet", "--out", str(tmp_path / "targets")]) == 0
+    lines = (tmp_path / "targets" / "paytable-targets.csv").read_text().splitlines()
+    assert lines[0] == "payout,target,value,house_edge,solves,note" and lines[1].startswith("di_hu,0.02,")
+    assert not (tmp_path / "targets" / "paytable.csv").exists()  # no variants listed, no empty file
 
 
 def test_solve_column_store_keeps_every_holds_columns(tmp_path: Path, monkeypatch, capsys) -> None:

@@ -309,7 +309,7 @@ def payout_for_edge(config: GameConfig, key: str, target: float) -> PaytableChan
         whole = round(whole + step, 2)
     while whole > 0 and edge(whole) < target:
         whole = round(whole - step, 2)
-    return PaytableChange(key, current, target, (low + high) / 2.0, whole, edge(whole))
+    return PaytableChange(key, current, target, (low + high) / 2.0, whole, edge(whole) + 0.0)  # + 0.0: never -0.0
 
 
 def paytable_changes(config: GameConfig, targets: tuple[float, ...]) -> list[PaytableChange]:

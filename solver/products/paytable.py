@@ -389,8 +389,8 @@ def solve_for_target(base: GameConfig, key: str, target: float, solver: VariantS
     return TargetRow(key, target, value, summary.house_edge, max_solves, "stopped after the most solves allowed")
 
 
-def to_csv(rows: Sequence[VariantRow]) -> str:
-    """The rows as CSV (list payouts written with ``/`` between sizes)."""
+def to_csv(rows: Sequence[VariantRow] | Sequence[TargetRow]) -> str:
+    """The rows as CSV, a header first (list payouts written with ``/`` between sizes)."""
     out = io.StringIO()
     data = [r.to_json() for r in rows]
     if data:
@@ -402,14 +402,19 @@ def to_csv(rows: Sequence[VariantRow]) -> str:
 
 
 def write_outputs(out: Path, rows: Sequence[VariantRow], targets: Sequence[TargetRow], base: GameConfig) -> list[Path]:
-    """``paytable.json``, ``paytable.csv`` and, per payout varied alone, a plot of the house edge
-    against it (``paytable-<payout>.png`` and ``.svg``), into ``out``. Returns the files written."""
+    """``paytable.json`` (everything), ``paytable.csv`` (the variants, when there are some),
+    ``paytable-targets.csv`` (the targets, when there are some) and, per payout given two or more values,
+    a plot of the house edge against it (``paytable-<payout>.png`` and ``.svg``), into ``out``.
+    Returns the files written."""
     from solver.runtime.files import written_atomically
 
     out.mkdir(parents=True, exist_ok=True)
     written = []
     data = {"base": base.to_toml(), "variants": [r.to_json() for r in rows], "targets": [t.to_json() for t in targets]}
-    for name, text in (("paytable.json", json.dumps(data, indent=1)), ("paytable.csv", to_csv(rows))):
+    files = [("paytable.json", json.dumps(data, indent=1))]
+    files += [("paytable.csv", to_csv(rows))] if rows else []
+    files += [("paytable-targets.csv", to_csv(targets))] if targets else []
+    for name, text in files:
         with written_atomically(out / name) as path:
             path.write_text(text)
         written.append(out / name)
