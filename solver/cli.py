@@ -19,7 +19,7 @@ from solver import __version__
 from solver.errors import InputError
 from solver.game.cards import DeckGeometry, format_cards
 from solver.game.config import GameConfig, load_config
-from solver.game.options import Option, Stage
+from solver.game.options import TIE_TOLERANCE, Option, Stage
 from solver.products.query import best_play, stderr_progress
 from solver.render.textfmt import text_table
 from solver.runtime.parallel import mark_parent, stop_workers
@@ -131,7 +131,8 @@ def cmd_deal_stats(args: argparse.Namespace) -> None:
         ("flush tian-hu", stats.flush_tian_hu, f"{stats.flush_tian_hu / stats.total_deals:.10f}"),
         ("all deals", stats.total_deals, "1"),
     ]
-    print(f"Six-card deals from {config.geometry.size} cards (jokers wild)")
+    jokers = " (jokers wild)" if config.geometry.jokers_in_play else ""
+    print(f"Six-card deals from {config.geometry.size} cards{jokers}")
     print(text_table(["deal", "deals", "probability"], rows, "lrr"))
 
 
@@ -167,11 +168,14 @@ def cmd_best(args: argparse.Namespace) -> None:
     rows = []
     for i in order:
         o = result.options[i]
+        tied = abs(o.ev - best.ev) <= TIE_TOLERANCE
         rows.append((o.action, format_cards(o.discard, geometry) or "-", f"{o.bet:g}", f"{o.ev:+.6f}",
-                     "best" if i == result.best else f"{o.ev - best.ev:+.6f}"))
+                     "best" if i == result.best else "tie" if tied else f"{o.ev - best.ev:+.6f}"))
     print(text_table(["action", "discard", "bet", "EV", "vs best"], rows, "lllrr"))
     runner_up = max((o.ev for i, o in enumerate(result.options) if i != result.best), default=None)
-    margin = f", {best.ev - runner_up:.6f} better than the next option" if runner_up is not None else ""
+    margin = ("" if runner_up is None else
+              ", tied with the next option (to 1e-12): the tie goes to less money at risk, then to the first listed"
+              if best.ev - runner_up <= TIE_TOLERANCE else f", {best.ev - runner_up:.6f} better than the next option")
     print(f"best: {describe_option(best, state.stage, geometry)}, EV {best.ev:+.6f}{margin}")
     if state.stage == Stage.TING:
         print(f"the ting: {result.aim}")
@@ -331,7 +335,8 @@ def _positive_number(text: str) -> float:
 
 
 def _hands(text: str) -> int:
-    return _number(text, int, "a whole number of hands from 1 to 10^12", lambda v: 1 <= v <= 10**12)
+    # two at least: one hand has no standard error, so no interval to check the exact EV against
+    return _number(text, int, "a whole number of hands from 2 to 10^12", lambda v: 2 <= v <= 10**12)
 
 
 def _seed(text: str) -> int:
@@ -586,6 +591,9 @@ def cmd_cache(args: argparse.Namespace) -> None:
     from solver.products.cache import cache_entries, remove_entries
     from solver.runtime.diskcache import cache_dir
 
+    if cache_dir().exists() and not cache_dir().is_dir():
+        raise InputError(f"the cache folder {cache_dir()} is a file, not a folder (set $MAHJONG_POKER_CACHE to a "
+                         f"folder)")
     entries = cache_entries()
     doomed = entries if args.clear else [e for e in entries if not e.current] if args.prune else []
     removed = remove_entries(doomed)

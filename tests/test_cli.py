@@ -94,3 +94,14 @@ def test_a_dask_scheduler_that_is_not_there_exits_2(tmp_path) -> None:
                  "--out", str(tmp_path / "out"), "--quiet")
     assert result.returncode == 2 and "--scheduler notanaddress" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_best_says_when_options_tie(capsys) -> None:
+    """Two discards of equal EV (to 1e-12) are called a tie, not a margin of +0.000000."""
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    assert main(["best", "11m 23p 4s J", "--config", str(root / "configs" / "reduced-3x4.toml"),
+                 "--tables", str(root / "strategy_tables" / "reduced-3x4")]) == 0
+    out = capsys.readouterr().out
+    assert "tied with the next option" in out and " tie\n" in out and "better than the next" not in out

@@ -98,3 +98,13 @@ def test_cache_command_shows_prunes_and_clears(tmp_path, monkeypatch, capsys) ->
     assert "deleted 4 entries" in capsys.readouterr().out
     assert left() == {n + "/kernel.nbi" if n.startswith(FOLDERS) else n for n in foreign}
     assert main(["cache", "--prune", "--clear"]) == 2
+
+
+def test_a_cache_folder_that_is_a_file_is_one_line(tmp_path, monkeypatch, capsys) -> None:
+    """A $MAHJONG_POKER_CACHE naming a file is reported, not listed as an empty folder."""
+    from solver.cli import main
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path / "file"))
+    assert main(["cache"]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err

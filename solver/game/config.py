@@ -257,10 +257,12 @@ def config_from_dict(data: dict[str, Any]) -> GameConfig:
     """Build and validate a configuration from a parsed TOML document."""
     values: dict[str, Any] = {}
     for table, content in data.items():
+        if not isinstance(content, dict):
+            where = f"[{table}] is not a known table" if table not in _TABLES else f"{table} must be a table"
+            raise ConfigError(f"{table} = ... outside a table: {where}; every key belongs in one of the tables "
+                              f"{', '.join(f'[{t}]' for t in _TABLES)}")
         if table not in _TABLES:
             raise ConfigError(f"unknown table [{table}]; known tables: {', '.join(_TABLES)}")
-        if not isinstance(content, dict):
-            raise ConfigError(f"{table} must be a table ([{table}])")
         for key, value in content.items():
             if key not in _TABLES[table]:
                 raise ConfigError(f"unknown key {table}.{key}")
