@@ -438,6 +438,10 @@ def cmd_paytable(args: argparse.Namespace) -> None:
 
     config = _config(args)
     named, grid = _paytable_grid(args.vary, bool(args.target))
+    count = math.prod(len(values) for values in grid.values()) if grid else 0
+    if count > args.max_variants:
+        raise InputError(f"--vary gives {count:,} variants, each a solve, more than --max-variants "
+                         f"{args.max_variants}: list fewer values, take a coarser step, or raise --max-variants")
     if args.out:
         usable_directory(Path(args.out))  # refused now, not after the solves
     progress = None if args.quiet or args.json else (lambda line: print(line, file=sys.stderr))
@@ -501,9 +505,20 @@ def _payout_text(value: object) -> str:
     return "/".join(f"{v:g}" for v in value) if isinstance(value, tuple) else f"{value:g}"
 
 
+MAX_VARIANTS = 100
+"""The most variants a paytable grid may hold unless --max-variants says more: a real-deck variant takes
+minutes, so a step mistyped (tian_hu=4:6:0.0001) would start days of solves."""
+
+
+def _max_variants(text: str) -> int:
+    return _number(text, int, "a positive number of variants", lambda v: v >= 1)
+
+
 def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
                         help="a payout and its values, e.g. tian_hu=4:6:0.5 or ting_hu=1,1.5 (repeatable)")
+    parser.add_argument("--max-variants", type=_max_variants, default=MAX_VARIANTS, metavar="N",
+                        help=f"refuse a grid of more variants than N (default {MAX_VARIANTS}): each is a solve")
     parser.add_argument("--target", type=_fractions, metavar="E,E,...",
                         help="house edges to reach by changing each --vary payout alone, e.g. 0.02,0.04,0.06")
     parser.add_argument("--out", metavar="DIR",

@@ -271,6 +271,8 @@ def test_parse_values() -> None:
     (["--vary", "tian_hu=4", "--vary", "tian_hu=5"], "--vary tian_hu is given twice"),
     (["--vary", "ting_hu=nan,1"], "payouts.ting_hu must be a finite number"),
     (["--vary", "tian_hu=4", "--out", "/dev/null"], "is a file, not a directory"),  # before any solve
+    (["--vary", "tian_hu=4:6:0.0001"], "--vary gives 20,001 variants, each a solve, more than --max-variants 100"),
+    (["--vary", "tian_hu=4,5,6", "--vary", "di_hu=1,2", "--max-variants", "5"], "gives 6 variants"),
 ])
 def test_bad_variants_are_one_line_errors(arguments: list[str], message: str, tmp_path: Path, capsys) -> None:
     config = tmp_path / "two.toml"
