@@ -109,7 +109,7 @@ def _joined_number_lists(argv: Sequence[str]) -> list[str]:
     an option unless it is one number."""
     out: list[str] = []
     for word in argv:
-        if out and out[-1] in NUMBER_LISTS and re.fullmatch(r"-[0-9.eE+,\s-]*", word):
+        if out and out[-1] in NUMBER_LISTS and re.fullmatch(r"-\s*\.?[0-9][0-9.eE+,\s-]*", word):
             out[-1] = f"{out[-1]}={word}"
         else:
             out.append(word)
@@ -174,7 +174,7 @@ def cmd_best(args: argparse.Namespace) -> None:
     print(text_table(["action", "discard", "bet", "EV", "vs best"], rows, "lllrr"))
     runner_up = max((o.ev for i, o in enumerate(result.options) if i != result.best), default=None)
     margin = ("" if runner_up is None else
-              ", tied with the next option (to 1e-12): the tie goes to less money at risk, then to the first listed"
+              ", tied with the next option (to 1e-12): less money at risk wins it, then a fixed order"
               if best.ev - runner_up <= TIE_TOLERANCE else f", {best.ev - runner_up:.6f} better than the next option")
     print(f"best: {describe_option(best, state.stage, geometry)}, EV {best.ev:+.6f}{margin}")
     if state.stage == Stage.TING:
@@ -437,7 +437,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     from solver.tables.files import usable_directory
 
     config = _config(args)
-    named, grid = _paytable_grid(args.vary, bool(args.target))
+    named, grid = _paytable_grid(args.vary, bool(args.target), args.max_variants)
     count = math.prod(len(values) for values in grid.values()) if grid else 0
     if count > args.max_variants:
         raise InputError(f"--vary gives {count:,} variants, each a solve, more than --max-variants "
@@ -462,8 +462,9 @@ def cmd_paytable(args: argparse.Namespace) -> None:
                                                 else "no files written (--out DIR writes JSON, CSV and plots)"))
 
 
-def _paytable_grid(vary: list[str], targets_asked: bool) -> tuple[list[str], dict[str, list]]:
-    """The payouts named by --vary, in order, and the values listed for each (none needed with --target)."""
+def _paytable_grid(vary: list[str], targets_asked: bool, most: int) -> tuple[list[str], dict[str, list]]:
+    """The payouts named by --vary, in order, and the values listed for each (none needed with --target; a
+    range of more than ``most`` is refused before its values are made)."""
     from solver.products.paytable import parse_values
 
     grid: dict[str, list] = {}
@@ -475,7 +476,7 @@ def _paytable_grid(vary: list[str], targets_asked: bool) -> tuple[list[str], dic
             raise InputError(f"--vary {key} is given twice: list its values in one --vary {key}=a,b,c")
         named.append(key)
         if text.strip() or not targets_asked:
-            grid[key] = parse_values(key, text.strip())
+            grid[key] = parse_values(key, text.strip(), most)
     if not named:
         raise InputError("paytable: give at least one --vary KEY=VALUES (see --help)")
     return named, grid

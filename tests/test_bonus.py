@@ -164,3 +164,16 @@ def test_a_target_met_exactly_shows_no_negative_zero() -> None:
 
     change = payout_for_edge(GameConfig(), "bonus_two_triplets", 0.0)
     assert change.whole == 551851 and change.whole_edge == 0.0 and math.copysign(1.0, change.whole_edge) == 1.0
+
+
+def test_a_payout_that_moves_nothing_is_a_note() -> None:
+    """The reduced deck (ranks 1-4, two copies) makes no straight flush: no payout for it meets a target,
+    and the search says so rather than doubling its bound forever."""
+    from pathlib import Path
+
+    from solver.game.bonus import payout_for_edge
+    from solver.game.config import load_config
+
+    reduced = load_config(Path(__file__).parent.parent / "configs" / "reduced-3x4.toml")
+    change = payout_for_edge(reduced, "bonus_straight_flush", -0.1)
+    assert change.exact is None and change.note.startswith("unreachable: no payout moves the house edge")

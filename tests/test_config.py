@@ -33,8 +33,9 @@ def test_fingerprint_is_stable_and_distinguishes() -> None:
     [
         ({"deck": {"dekcs": 2}}, "unknown key deck.dekcs"),
         ({"table": {}}, r"unknown table \[table\]"),
-        ({"tian_hu": 4}, r"tian_hu = \.\.\. outside a table: \[tian_hu\] is not a known table"),
-        ({"deck": 1}, r"deck = \.\.\. outside a table: deck must be a table"),
+        ({"tian_hu": 4}, r"tian_hu = \.\.\. is outside a table: it belongs in \[payouts\]"),
+        ({"foo": 1}, r"foo = \.\.\. is outside a table, and \[foo\] is not a known table"),
+        ({"deck": [{"decks": 2}]}, r"\[\[deck\]\] is an array of tables: write \[deck\] once"),
         ({"deck": {"decks": 0}}, "deck.decks must be at least 1"),
         ({"deck": {"decks": 1.5}}, "deck.decks must be an integer"),
         ({"payouts": {"tian_hu": -1}}, "payouts.tian_hu must not be negative"),

@@ -316,6 +316,25 @@ def test_reading_commands_never_solve(tmp_path: Path, config_file: str, capsys) 
         assert not missing.exists()
 
 
+@pytest.mark.parametrize("manifest, hint", [
+    ('{"bonus": 1.23456789, "restriction": "minimum-bets"}',
+     "mahjong-poker solve --config 'my deck.toml' --bonus 1.23456789 --restriction minimum-bets --out {d}"),
+    ('{"bonus": 0, "restriction": "chart"}', "mahjong-poker chart --config 'my deck.toml' --exact --tables {main}"),
+    ("[1]", "mahjong-poker solve --config 'my deck.toml' --out {d}"),  # not what a solve writes: read as none
+    ('{"bonus": "x"}', "mahjong-poker solve --config 'my deck.toml' --out {d}"),
+])
+def test_the_hint_to_solve_follows_the_manifest(tmp_path: Path, manifest: str, hint: str, monkeypatch) -> None:
+    """The solve to run names the bonus in full, the restriction, the --config given (quoted for a shell);
+    a chart's solve is made by chart --exact on the main tables; a manifest that says nothing usable is none."""
+    from solver.tables import files
+
+    monkeypatch.setattr(files, "_CONFIG_FILE", ["my deck.toml"])
+    directory = tmp_path / "main-chart-0123abcd"
+    directory.mkdir()
+    (directory / "manifest.json").write_text(manifest)
+    assert files.solve_command(directory) == hint.format(d=directory, main=tmp_path / "main")
+
+
 def test_a_chart_of_a_restricted_solve_is_refused_as_such(whole: Path, tmp_path: Path, config_file: str,
                                                           capsys) -> None:
     """A chart reads the optimal strategy: a restricted solve's directory is named as made for another solve."""
@@ -340,7 +359,10 @@ BAD_FLAGS = [
     ("best", "--bonus", ["-1", "nan"]),
     ("best", "--jobs", ["0"]),
     ("chart", "--jobs", ["0"]),
-    ("chart", "--format", ["gif", ""]),
+    ("chart", "--format", ["gif", "", "md,,png"]),
+    ("paytable", "--max-variants", ["0", "-1", "x"]),
+    ("paytable", "--target", ["0.02,,0.04", "2", "--"]),
+    ("bonus", "--targets", ["", "-1.5", "x"]),
 ]
 
 

@@ -271,7 +271,8 @@ def test_parse_values() -> None:
     (["--vary", "tian_hu=4", "--vary", "tian_hu=5"], "--vary tian_hu is given twice"),
     (["--vary", "ting_hu=nan,1"], "payouts.ting_hu must be a finite number"),
     (["--vary", "tian_hu=4", "--out", "/dev/null"], "is a file, not a directory"),  # before any solve
-    (["--vary", "tian_hu=4:6:0.0001"], "--vary gives 20,001 variants, each a solve, more than --max-variants 100"),
+    (["--vary", "tian_hu=4:6:0.0001"], "--vary tian_hu=4:6:0.0001 gives 20,001 values, each a solve, more than"),
+    (["--vary", "tian_hu=4:6:1e-12"], "gives 2,000,000,000,001 values"),  # refused before they are made
     (["--vary", "tian_hu=4,5,6", "--vary", "di_hu=1,2", "--max-variants", "5"], "gives 6 variants"),
 ])
 def test_bad_variants_are_one_line_errors(arguments: list[str], message: str, tmp_path: Path, capsys) -> None:
@@ -301,6 +302,9 @@ def test_cli_writes_json_csv_and_plot(tmp_path: Path, capsys, monkeypatch) -> No
     lines = (tmp_path / "targets" / "paytable-targets.csv").read_text().splitlines()
     assert lines[0] == "payout,target,value,house_edge,solves,note" and lines[1].startswith("di_hu,0.02,")
     assert not (tmp_path / "targets" / "paytable.csv").exists()  # no variants listed, no empty file
+    assert main(["paytable", "--config", str(config), "--vary", "di_hu", "--target", "0.02", "--jobs", "2",
+                 "--quiet", "--out", str(out)]) == 0  # into the first run's folder: its variants' files go
+    assert sorted(p.name for p in out.iterdir()) == ["paytable-targets.csv", "paytable.json"]
 
 
 def test_solve_column_store_keeps_every_holds_columns(tmp_path: Path, monkeypatch, capsys) -> None:

@@ -161,7 +161,7 @@ def test_a_clone_without_the_large_table_answers_deals(tmp_path: Path, capsys) -
     assert (evaluated.source, read.source) == ("evaluator", "tables")
     assert [o.ev for o in evaluated.options] == pytest.approx([o.ev for o in read.options], abs=1e-12)
     assert main(["best", "1234m 12p", "--dead", "3p 4s", "--config", str(CONFIG_PATH), "--tables", str(copy)]) == 0
-    assert "lacks holds.parquet, which mahjong-poker solve --out" in capsys.readouterr().out
+    assert f"lacks holds.parquet, which mahjong-poker solve --config {CONFIG_PATH} --out" in capsys.readouterr().out
 
 
 def test_damaged_tables_are_refused_with_a_message(tmp_path: Path, capsys) -> None:

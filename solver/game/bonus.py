@@ -299,6 +299,9 @@ def payout_for_edge(config: GameConfig, key: str, target: float) -> PaytableChan
         return PaytableChange(key, current, target, None, None, None,
                               f"unreachable: paying nothing leaves the house edge at {edge(low):.4%}")
     while edge(high) > target:
+        if edge(high) == edge(low) or high > 1e15:  # the payout moves nothing (no six cards make it here)
+            return PaytableChange(key, current, target, None, None, None,
+                                  f"unreachable: no payout moves the house edge from {edge(low):.4%}")
         high *= 2.0
     while high - low > 1e-9:
         middle = (low + high) / 2.0

@@ -253,14 +253,22 @@ def validate(config: GameConfig) -> GameConfig:
     return config
 
 
+def _not_a_table(name: str, content: Any) -> str:
+    """What is wrong with a top-level TOML entry that is not a table."""
+    if isinstance(content, list) and name in _TABLES:
+        return f"[[{name}]] is an array of tables: write [{name}] once"
+    home = [t for t, keys in _TABLES.items() if name in keys]
+    if home:
+        return f"{name} = ... is outside a table: it belongs in [{home[0]}]"
+    return f"{name} = ... is outside a table, and [{name}] is not a known table; known tables: {', '.join(_TABLES)}"
+
+
 def config_from_dict(data: dict[str, Any]) -> GameConfig:
     """Build and validate a configuration from a parsed TOML document."""
     values: dict[str, Any] = {}
     for table, content in data.items():
         if not isinstance(content, dict):
-            where = f"[{table}] is not a known table" if table not in _TABLES else f"{table} must be a table"
-            raise ConfigError(f"{table} = ... outside a table: {where}; every key belongs in one of the tables "
-                              f"{', '.join(f'[{t}]' for t in _TABLES)}")
+            raise ConfigError(_not_a_table(table, content))
         if table not in _TABLES:
             raise ConfigError(f"unknown table [{table}]; known tables: {', '.join(_TABLES)}")
         for key, value in content.items():

@@ -101,9 +101,10 @@ class TargetRow:
                 "solves": self.solves, "note": self.note}
 
 
-def parse_values(key: str, text: str) -> list[Any]:
+def parse_values(key: str, text: str, most: int | None = None) -> list[Any]:
     """The values ``--vary KEY=TEXT`` gives: ``a,b,c``, or ``start:stop:step`` (both ends included);
-    for a list payout, alternatives separated by commas and their sizes by ``/`` (``1/2,1/3``)."""
+    for a list payout, alternatives separated by commas and their sizes by ``/`` (``1/2,1/3``). A range
+    of more than ``most`` values is refused before any is made."""
     if key not in PAYOUT_KEYS:
         raise InputError(f"--vary: unknown payout {key!r}; payouts: {', '.join(PAYOUT_KEYS)}")
     try:
@@ -113,8 +114,14 @@ def parse_values(key: str, text: str) -> list[Any]:
             start, stop, step = (Fraction(v) for v in text.split(":"))
             if step <= 0 or stop < start:
                 raise ValueError
-            return [float(start + i * step) for i in range(int((stop - start) / step) + 1)]
+            count = int((stop - start) / step) + 1
+            if most is not None and count > most:
+                raise InputError(f"--vary {key}={text} gives {count:,} values, each a solve, more than "
+                                 f"--max-variants {most}: take a coarser step, or raise --max-variants")
+            return [float(start + i * step) for i in range(count)]
         return [float(v) for v in text.split(",")]
+    except InputError:
+        raise
     except ValueError:
         raise InputError(f"--vary {key}: cannot read {text!r} (a,b,c or start:stop:step"
                          + (", list sizes separated by /" if key in LIST_KEYS else "") + ")") from None
@@ -404,8 +411,8 @@ def to_csv(rows: Sequence[VariantRow] | Sequence[TargetRow]) -> str:
 def write_outputs(out: Path, rows: Sequence[VariantRow], targets: Sequence[TargetRow], base: GameConfig) -> list[Path]:
     """``paytable.json`` (everything), ``paytable.csv`` (the variants, when there are some),
     ``paytable-targets.csv`` (the targets, when there are some) and, per payout given two or more values,
-    a plot of the house edge against it (``paytable-<payout>.png`` and ``.svg``), into ``out``.
-    Returns the files written."""
+    a plot of the house edge against it (``paytable-<payout>.png`` and ``.svg``), into ``out``, deleting
+    those an earlier run left there. Returns the files written."""
     from solver.runtime.files import written_atomically
 
     out.mkdir(parents=True, exist_ok=True)
@@ -420,6 +427,10 @@ def write_outputs(out: Path, rows: Sequence[VariantRow], targets: Sequence[Targe
         written.append(out / name)
     for key in _plottable(rows):
         written += _plot(out, key, rows, targets, base)
+    for stale in [out / "paytable.csv", out / "paytable-targets.csv", *out.glob("paytable-*.png"),
+                  *out.glob("paytable-*.svg")]:
+        if stale not in written:  # an earlier run's, which these figures would seem to go with
+            stale.unlink(missing_ok=True)
     return written
 
 

@@ -18,7 +18,7 @@ FORMATS = ("png", "svg", "html", "md")
 
 def parse_formats(text: str) -> tuple[str, ...]:
     """``"png,svg"`` -> ``("png", "svg")``; refuses a format that is not one of :data:`FORMATS`."""
-    formats = tuple(f.strip().lower() for f in text.split(",") if f.strip())
+    formats = tuple(f.strip().lower() for f in text.split(","))
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
         raise InputError(f"--format takes a comma-separated list of {', '.join(FORMATS)}; got {text!r}")

@@ -505,8 +505,8 @@ def simulate(config: GameConfig, tables: Path | str, hands: int, seed: int = 1, 
     if summary.bonus_bet or summary.restriction != "optimal":
         raise InputError("simulate plays the optimal main-game strategy: give the tables of a solve "
                          "without --bonus or --restriction")
-    if hands < 1:
-        raise InputError(f"--hands must be at least 1, got {hands}")
+    if hands < 2:  # one hand has no standard error, so no interval to check the exact EV against
+        raise InputError(f"--hands must be at least 2, got {hands}")
     if not 0 <= seed < 2**63:
         raise InputError(f"--seed must be a whole number from 0 to 2^63 - 1, got {seed}")
     strategy = load_strategy(directory, config)

@@ -134,9 +134,10 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
 def read_manifest(directory: Path) -> dict[str, Any] | None:
     """What ``directory`` was made for (its ``manifest.json``), or None when it has no readable one."""
     try:
-        return json.loads((Path(directory) / "manifest.json").read_text())
+        found = json.loads((Path(directory) / "manifest.json").read_text())
     except (OSError, ValueError):
         return None
+    return found if isinstance(found, dict) else None
 
 
 def recorded_source(directory: Path) -> tuple[bool, Path | None]:
@@ -212,17 +213,25 @@ def note_config_file(path: str | None) -> None:
 def solve_command(directory: Path, objective: Objective | None = None) -> str:
     """The command that makes ``directory``'s tables: ``mahjong-poker solve`` with the command line's
     ``--config`` and the objective's ``--bonus`` and ``--restriction`` (by default those ``directory``'s
-    manifest records, when it has one)."""
-    if objective is None:
-        found = read_manifest(directory) or {}
-        bonus, restriction = float(found.get("bonus") or 0.0), str(found.get("restriction") or "optimal")
-    else:
+    manifest records, when it has a readable one); for a chart's solve, ``chart --exact``."""
+    bonus, restriction = 0.0, "optimal"
+    if objective is not None:
         bonus, restriction = objective.bonus, objective.restriction
-    words = ["mahjong-poker", "solve"]
-    words += [word for path in _CONFIG_FILE for word in ("--config", path)]
-    words += ["--bonus", f"{bonus:g}"] if bonus else []
-    words += ["--restriction", restriction] if restriction not in ("optimal", "chart") else []
-    return " ".join(shlex.quote(w) for w in [*words, "--out", str(directory)])
+    else:
+        found = read_manifest(directory) or {}
+        try:
+            bonus, restriction = float(found.get("bonus") or 0.0), str(found.get("restriction") or "optimal")
+        except (TypeError, ValueError):
+            pass  # a manifest that says nothing usable: the plain solve
+    config = [word for path in _CONFIG_FILE for word in ("--config", path)]
+    if restriction == "chart":  # <main tables>-chart-<digest>: made by chart --exact on the main tables
+        main = directory.with_name(directory.name.rsplit("-chart-", 1)[0])
+        words = ["mahjong-poker", "chart", *config, "--exact", "--tables", str(main)]
+    else:
+        words = ["mahjong-poker", "solve", *config] + (["--bonus", repr(float(bonus))] if bonus else [])
+        words += [] if restriction == "optimal" else ["--restriction", restriction]
+        words += ["--out", str(directory)]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def read_metadata(path: Path) -> dict[str, Any]:
