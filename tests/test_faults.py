@@ -310,7 +310,7 @@ def test_reading_commands_never_solve(tmp_path: Path, config_file: str, capsys) 
                           (["chart", "--tables", str(missing)], solve_it),
                           (["best", "12m 34p 1m J", "--tables", str(missing)], solve_it),
                           (["best", "12m 34p 1m J", "--bonus", "1", "--tables", str(missing)],
-                           solve_it.replace(" --out", " --bonus 1 --out"))):
+                           solve_it.replace(" --out", " --bonus 1.0 --out"))):
         assert main([*command, "--config", config_file]) == 2
         assert hint in one_line(capsys.readouterr().err)
         assert not missing.exists()
