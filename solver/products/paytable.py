@@ -46,10 +46,11 @@ import pyarrow.parquet as pq
 from solver.errors import InputError
 from solver.game.config import PAYOUT_KEYS, GameConfig, validate
 from solver.runtime.parallel import work_processes
+from solver.staged.bounds import find_bounds
 from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
-from solver.tables.files import default_directory, recorded_source
+from solver.tables.files import default_directory, read_metadata, recorded_source
 
 #: The most variants whose stage A is walked together: a leaf's cost per variant falls with each one
 #: added up to about eight, and little further (docs/performance.md, "Ting-payout variants walked together").
@@ -167,7 +168,8 @@ class VariantSolver:
 
         directory, holds_from, store = self._plan(config)
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
-                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False)
+                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False,
+                        bounds=self._bounds(config, directory, holds_from))
         return self._solved(config, summary)
 
     def _plan(self, config: GameConfig) -> tuple[Path, Path | None, bool | Path]:
@@ -178,6 +180,17 @@ class VariantSolver:
         if not prepared and not (directory / "holds.parquet").exists():
             source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
         return directory, source, self.column_store
+
+    def _bounds(self, config: GameConfig, directory: Path, source: Path | None) -> tuple[Path, Path] | None:
+        """Two finished solves beside ``directory`` that bound a variant walking its own stage A (with a
+        column store, which keeps stage B's rows): it then walks only the rows they leave
+        (:mod:`solver.staged.bounds`); a solve begun keeps the bounds it began with."""
+        if source is not None or self.column_store is False:
+            return None
+        note = directory / "chunks" / "holds-needed.json"
+        if recorded_source(directory)[0]:
+            return tuple(Path(p) for p in json.loads(note.read_text())) if note.exists() else None
+        return find_bounds(config, directory.parent, exclude=directory)
 
     def _solved(self, config: GameConfig, summary: Summary) -> Summary:
         self.solves += 0 if summary.reused else 1
@@ -254,7 +267,7 @@ class VariantSolver:
 
         tasks = [(n, config, *self._plan(config)) for n, config in ready]
         results = Parallel(n_jobs=lanes, backend="loky", return_as="generator_unordered")(
-            delayed(_solve_variant)(n, config, directory, source, store, each)
+            delayed(_solve_variant)(n, config, directory, source, store, each, self._bounds(config, directory, source))
             for n, config, directory, source, store in tasks)
         by_number = dict(ready)
         for n, summary in results:
@@ -269,7 +282,8 @@ class VariantSolver:
 
         walkers: dict[str, GameConfig] = {}
         for config in configs:
-            if config.holds_fingerprint() not in self._stage_a and config.ting_fingerprint() not in self._walks:
+            if config.holds_fingerprint() not in self._stage_a and config.ting_fingerprint() not in self._walks \
+                    and self._bounds(config, self.directory(config), None) is None:  # bounded: walks less alone
                 walkers.setdefault(config.ting_fingerprint(), config)
         groups: dict[tuple[str, int], list[GameConfig]] = {}
         for config in walkers.values():
@@ -285,7 +299,7 @@ class VariantSolver:
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
         holds = directory / "holds.parquet"
-        if holds.exists():
+        if holds.exists() and not read_metadata(holds).get("bounded_by"):  # a bounded one has only some rows
             self._stage_a.setdefault(config.holds_fingerprint(), directory)
             if "ting_gains" in pq.read_schema(holds).names:  # tables written before the gains lack them
                 self._walks.setdefault(config.ting_fingerprint(), directory)
@@ -304,7 +318,7 @@ def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: Vari
 
 
 def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path | None, store: bool | Path,
-                   n_jobs: int) -> tuple[int, Summary]:
+                   n_jobs: int, bounds: tuple[Path, Path] | None) -> tuple[int, Summary]:
     """One variant's solve in a worker process (:meth:`VariantSolver.solve_all`), quietly."""
     import threading
 
@@ -318,7 +332,7 @@ def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path
     # worker killed by Ctrl-C would leave it "leaked", and the tracker would warn of it as the command ends
     tqdm.set_lock(threading.RLock())
     return n, solve(config, directory, n_jobs=n_jobs, quiet=True, holds_from=holds_from, column_store=store,
-                    index=False)
+                    index=False, bounds=bounds)
 
 
 def _describe(payouts: dict[str, Any]) -> str:

@@ -48,6 +48,9 @@ class SolveJob:
     column_store: Path | None = None
     """The folder of stage A's payout-free columns, when the solve reads them from a store
     (:mod:`solver.staged.column_store`)."""
+    bounds: str = ""
+    """For a variant between two solved ones (:mod:`solver.staged.bounds`): the two, as recorded; stage A
+    then walks only the keys saved in ``chunks/holds-needed.npy``."""
 
     def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,
                 also: tuple[TingConstants, ...] = ()) -> HoldColumns:

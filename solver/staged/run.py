@@ -54,7 +54,9 @@ from solver.game.hu import hu_level
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_powers
+from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent
+from solver.staged.bounds import describe_bounds, needed_keys
 from solver.staged.chunks import (
     STAGE_NAMES,
     SolveJob,
@@ -130,13 +132,22 @@ def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table
     config = solves[0].config
     geometry = config.geometry
     variants = [TingConstants.of(s.config, s.objective.bonus) for s in solves]
+    needed = np.load(solves[0].directory / "chunks" / "holds-needed.npy", mmap_mode="r") if solves[0].bounds \
+        else None
     keys, values = [], []
     for hold in holds:
         dead = extensions(geometry, tuple(int(c) for c in hold), 4)
+        key = _group_keys(hold, dead, geometry.n_types)
         columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
-        values.append(walk(columns, dead, config, variants[0])[None] if single else
-                      walk_variants(columns, dead, config, variants))
-        keys.append(_group_keys(hold, dead, geometry.n_types))
+        if needed is not None:  # a bounded variant: the other rows' values stay unknown (NaN)
+            walked = np.isin(key, needed[np.searchsorted(needed, key[0]):np.searchsorted(needed, key[-1], "right")])
+            value = np.full((1, len(dead), 2 * len(config.fa_hu_bets) + 4), np.nan)
+            value[0, walked] = walk(columns, np.ascontiguousarray(dead[walked]), config, variants[0])
+            values.append(value)
+        else:
+            values.append(walk(columns, dead, config, variants[0])[None] if single else
+                          walk_variants(columns, dead, config, variants))
+        keys.append(key)
     key = np.concatenate(keys)
     tables = [_holds_table(key, np.concatenate([v[k] for v in values]), len(config.fa_hu_bets))
               for k in range(len(solves))]
@@ -168,13 +179,22 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
             if holds_from is not None:
                 parts = _repriced(solve, holds_from / "holds.parquet")
             else:
-                paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet)
+                paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet,
+                                  tag=solve.bounds)
                 parts = (pq.read_table(p).replace_schema_metadata(None) for p in paths)
-            write_parts(path, (_kept_columns(part, columns, kept) for part in parts),
-                        file_metadata(solve.config, solve.objective))
+            extra = {"bounded_by": solve.bounds} if solve.bounds else None
+            write_parts(path, (_walked_rows(_kept_columns(part, columns, kept)) for part in parts),
+                        file_metadata(solve.config, solve.objective, extra))
     table = pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns)
     values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
+    values[np.isnan(values)] = -np.inf  # rows a bounded variant did not walk: never a state's best
     save_stage_arrays(directory, "holds", {"key": as_array(table["key"]), "values": values})
+
+
+def _walked_rows(part: pa.Table) -> pa.Table:
+    """The rows of a part of stage A that were walked (a bounded variant leaves the others NaN)."""
+    walked = ~np.isnan(as_array(part["ev_minimum_bets"]))
+    return part if walked.all() else part.filter(pa.array(walked))
 
 
 def _kept_columns(part: pa.Table, columns: list[str], kept: list[pa.Table]) -> pa.Table:
@@ -554,7 +574,8 @@ def _card_names(rows: np.ndarray, geometry: DeckGeometry) -> list[str]:
 def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: float = 0.0,
           restriction: str = "optimal", chart: Policy | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
-          holds_from: Path | str | None = None, column_store: bool | Path = False, index: bool = True) -> Summary:
+          holds_from: Path | str | None = None, column_store: bool | Path = False, index: bool = True,
+          bounds: tuple[Path, Path] | None = None) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
     Finished chunks already in the directory are kept (a killed solve
@@ -573,6 +594,10 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     same tables, and a later solve of the same deck (a paytable variant of the
     ting payouts or bet sizes) builds none. ``index``: build the index that
     ``best --tables`` reads now (otherwise the first such query builds it).
+    ``bounds``: two finished solves that bound this one's ting payouts
+    (:func:`solver.staged.bounds.brackets`); with a column store that keeps
+    stage B's rows, stage A walks only the rows that can be a state's best
+    (:mod:`solver.staged.bounds`): the same figures, a partial ``holds.parquet``.
     Returns the game's summary, also written to ``summary.parquet``.
     """
     start = time.monotonic()
@@ -590,13 +615,34 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
-        summary = _solve(SolveJob(config, objective, directory, store), source, start, n_jobs, backend, scheduler,
-                         quiet)
+        bounded = _bounded(directory, bounds, store) if source is None and not objective.bonus else ""
+        summary = _solve(SolveJob(config, objective, directory, store, bounded), source, start, n_jobs, backend,
+                         scheduler, quiet)
         if index:
             if not quiet:
                 print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
             open_index(directory)  # built now rather than by the first query (solve's time excludes it)
         return summary
+
+
+def _bounded(directory: Path, bounds: tuple[Path, Path] | None, store: Path | None) -> str:
+    """The bounds as recorded, with the keys stage A must walk saved in ``chunks/holds-needed.npy`` (kept
+    from an earlier run with the same bounds), or "" when stage A walks every row: no bounds, no stage-B
+    rows in the store, or stage A already merged."""
+    if bounds is None or store is None or stage_arrays_ready(directory, "holds", ("key", "values")):
+        return ""
+    rows = stored_rows(store, "draws")
+    if rows is None:
+        return ""
+    recorded = describe_bounds(*(Path(b).absolute() for b in bounds))
+    path, note = directory / "chunks" / "holds-needed.npy", directory / "chunks" / "holds-needed.json"
+    if not (path.exists() and note.exists() and note.read_text() == recorded):
+        note.unlink(missing_ok=True)
+        keys = needed_keys(Path(bounds[0]), Path(bounds[1]), rows["holds"], rows["rows"])
+        save_stage_arrays(directory, "holds", {"needed": keys})
+        with written_atomically(note) as tmp:
+            tmp.write_text(recorded)
+    return recorded
 
 
 def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs: int = -1, backend: str = "loky",
@@ -693,6 +739,9 @@ def _check_holds_source(source: Path, config: GameConfig, objective: Objective) 
         found = read_metadata(source / "holds.parquet")
     except (OSError, ValueError, InputError) as error:
         raise InputError(f"no stage A to read in {source}: {error}") from None
+    if found.get("bounded_by"):
+        raise InputError(f"the holds table in {source} is bounded: it holds only the rows a variant between two "
+                         f"solved ones needed, so no other solve can read it as its stage A")
     wanted = describe(config, Objective(objective.bonus))
     differing = sorted(k for k in ("format", "version", "bonus") if found.get(k) != wanted[k])
     if found.get("fingerprint") != wanted["fingerprint"] and \

@@ -1,0 +1,96 @@
+"""A ting-payout variant between two solved ones walks only the stage-A rows that can be some state's best,
+and its figures and every table but holds.parquet are a whole solve's, bit for bit."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from solver.errors import InputError
+from solver.game.config import load_config
+from solver.staged.bounds import brackets, find_bounds
+from solver.staged.run import solve
+from solver.tables.files import content_digest, read_metadata
+
+ROOT = Path(__file__).parent.parent
+THREE_COPIES = load_config(ROOT / "configs" / "three-copies-3x4.toml")
+
+
+def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
+    low, mid, high = (replace(THREE_COPIES, ting_hu=v) for v in (1.25, 1.5, 1.75))
+    assert brackets(low, mid, high) and not brackets(high, mid, low)
+    assert brackets(low, replace(mid, ting_hu_flush=2.0), replace(high, ting_hu_flush=2.0))
+    assert not brackets(low, replace(mid, tian_hu=4.0), high)  # another payout differs
+    assert not brackets(low, replace(mid, ting_hu_multiples=(1.0, 4.0)), high)  # bet sizes: not monotone
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory) -> dict[str, Path]:
+    """Whole solves of ting_hu 1.25 and 1.75 (the first fills the store), a whole and a bounded one of 1.5."""
+    root = tmp_path_factory.mktemp("bounds")
+    store = root / "store"
+    out = {}
+    for name, value in (("low", 1.25), ("high", 1.75), ("whole", 1.5)):
+        out[name] = root / name
+        solve(replace(THREE_COPIES, ting_hu=value), out[name], n_jobs=2, quiet=True, column_store=store, index=False)
+    out["bounded"] = root / "bounded"
+    solve(replace(THREE_COPIES, ting_hu=1.5), out["bounded"], n_jobs=2, quiet=True, column_store=store,
+          index=False, bounds=(out["low"], out["high"]))
+    return out
+
+
+def test_a_bounded_variant_is_a_whole_solve_but_for_the_rows_it_did_not_walk(solved: dict[str, Path]) -> None:
+    whole, bounded = solved["whole"], solved["bounded"]
+    for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "draws.parquet",
+                 "tracking.parquet"):
+        assert content_digest(bounded / name) == content_digest(whole / name), name
+    rows = pq.read_table(bounded / "holds.parquet")
+    every = pq.read_table(whole / "holds.parquet")
+    keys, all_keys = rows["key"].to_numpy(), every["key"].to_numpy()
+    assert 0 < len(keys) < len(all_keys)  # some rows ruled out (on this small deck about 0.6 are walked)
+    place = np.searchsorted(all_keys, keys)
+    assert np.array_equal(all_keys[place], keys)
+    for column in ("evs", "ev_minimum_bets", "step11", "ting_gains"):
+        assert rows[column].to_pylist() == every[column].take(place).to_pylist(), column
+    assert read_metadata(bounded / "holds.parquet")["bounded_by"]
+    assert "bounded_by" not in read_metadata(whole / "holds.parquet")
+
+
+def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_other(solved: dict[str, Path]) -> None:
+    root = solved["low"].parent
+    mid = replace(THREE_COPIES, ting_hu=1.5)
+    assert find_bounds(mid, root) == (solved["low"], solved["high"])
+    assert find_bounds(replace(THREE_COPIES, ting_hu=2.0), root) is None  # nothing above it
+    assert find_bounds(replace(mid, tian_hu=4.0), root) is None
+    with pytest.raises(InputError, match="bounded"):
+        solve(replace(mid, tian_hu=4.0), root / "reads-bounded", holds_from=solved["bounded"], quiet=True)
+
+
+def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, Path], tmp_path: Path) -> None:
+    """A paytable run solves the ends of a range whole; a later variant between them is bounded by them, and
+    its figures are a whole solve's; a variant of its deal payouts walks stage A whole rather than read it."""
+    from solver.products.paytable import VariantSolver, paytable_rows
+
+    solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    ends = paytable_rows(THREE_COPIES, {"ting_hu": [1.25, 1.75]}, solver)
+    assert all("bounded_by" not in read_metadata(Path(r.summary.directory) / "holds.parquet") for r in ends)
+    (middle,) = paytable_rows(THREE_COPIES, {"ting_hu": [1.5]}, solver)
+    assert read_metadata(Path(middle.summary.directory) / "holds.parquet")["bounded_by"]
+    assert content_digest(Path(middle.summary.directory) / "outcomes.parquet") == \
+        content_digest(solved["whole"] / "outcomes.parquet")
+    (dealt,) = paytable_rows(replace(THREE_COPIES, ting_hu=1.5), {"tian_hu": [4.0]}, solver)
+    assert "bounded_by" not in read_metadata(Path(dealt.summary.directory) / "holds.parquet")
+
+
+def test_a_chart_of_a_bounded_variant_is_refused(solved: dict[str, Path], capsys) -> None:
+    from solver.cli import main
+
+    config = solved["bounded"].parent / "mid.toml"
+    config.write_text((ROOT / "configs" / "three-copies-3x4.toml").read_text().replace(
+        "[deck]", "[payouts]\nting_hu = 1.5\n\n[deck]"))
+    assert main(["chart", "--config", str(config), "--tables", str(solved["bounded"])]) == 2
+    assert "bounded by two others" in capsys.readouterr().err
