@@ -417,7 +417,9 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     by the first; --no-column-store builds both each time instead), and
     the ting variants of one run walk the first stage together,
     up to eight at a time, where the walk's sums stay exact (payouts in
-    quarters, docs/algorithm.md). Then the variants are solved side by side, as
+    quarters, docs/algorithm.md); a ting variant between two finished solves
+    beside it (its ting win payouts between theirs) walks only the rows that
+    can be best. Then the variants are solved side by side, as
     many at once as --jobs and the memory allow (a real-deck variant takes
     about 3.5 GB), each in a process of its own. One row per variant:
     the payouts, house edge (exact fraction in --json), element of risk,
