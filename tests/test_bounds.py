@@ -11,13 +11,14 @@ import pyarrow.parquet as pq
 import pytest
 
 from solver.errors import InputError
-from solver.game.config import load_config
+from solver.game.config import GameConfig, load_config
 from solver.staged.bounds import brackets, find_bounds
 from solver.staged.run import solve
 from solver.tables.files import content_digest, read_metadata
 
 ROOT = Path(__file__).parent.parent
 THREE_COPIES = load_config(ROOT / "configs" / "three-copies-3x4.toml")
+SMALL = GameConfig(suits=2, ranks=4, copies=3, jokers=1)  # three copies, as the real deck: quick to solve
 
 
 def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
@@ -30,15 +31,16 @@ def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> dict[str, Path]:
-    """Whole solves of ting_hu 1.25 and 1.75 (the first fills the store), a whole and a bounded one of 1.5."""
+    """Whole solves of ting_hu 1.25 and 1.75 (the first fills the store), a whole and a bounded one of 1.5,
+    on a small deck with the real deck's three copies of each card."""
     root = tmp_path_factory.mktemp("bounds")
     store = root / "store"
     out = {}
     for name, value in (("low", 1.25), ("high", 1.75), ("whole", 1.5)):
         out[name] = root / name
-        solve(replace(THREE_COPIES, ting_hu=value), out[name], n_jobs=2, quiet=True, column_store=store, index=False)
+        solve(replace(SMALL, ting_hu=value), out[name], n_jobs=2, quiet=True, column_store=store, index=False)
     out["bounded"] = root / "bounded"
-    solve(replace(THREE_COPIES, ting_hu=1.5), out["bounded"], n_jobs=2, quiet=True, column_store=store,
+    solve(replace(SMALL, ting_hu=1.5), out["bounded"], n_jobs=2, quiet=True, column_store=store,
           index=False, bounds=(out["low"], out["high"]))
     return out
 
@@ -51,7 +53,7 @@ def test_a_bounded_variant_is_a_whole_solve_but_for_the_rows_it_did_not_walk(sol
     rows = pq.read_table(bounded / "holds.parquet")
     every = pq.read_table(whole / "holds.parquet")
     keys, all_keys = rows["key"].to_numpy(), every["key"].to_numpy()
-    assert 0 < len(keys) < len(all_keys)  # some rows ruled out (on this small deck about 0.6 are walked)
+    assert 0 < len(keys) < len(all_keys)  # some rows ruled out 
     place = np.searchsorted(all_keys, keys)
     assert np.array_equal(all_keys[place], keys)
     for column in ("evs", "ev_minimum_bets", "step11", "ting_gains"):
@@ -62,9 +64,9 @@ def test_a_bounded_variant_is_a_whole_solve_but_for_the_rows_it_did_not_walk(sol
 
 def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_other(solved: dict[str, Path]) -> None:
     root = solved["low"].parent
-    mid = replace(THREE_COPIES, ting_hu=1.5)
+    mid = replace(SMALL, ting_hu=1.5)
     assert find_bounds(mid, root) == (solved["low"], solved["high"])
-    assert find_bounds(replace(THREE_COPIES, ting_hu=2.0), root) is None  # nothing above it
+    assert find_bounds(replace(SMALL, ting_hu=2.0), root) is None  # nothing above it
     assert find_bounds(replace(mid, tian_hu=4.0), root) is None
     with pytest.raises(InputError, match="bounded"):
         solve(replace(mid, tian_hu=4.0), root / "reads-bounded", holds_from=solved["bounded"], quiet=True)
@@ -76,13 +78,13 @@ def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, P
     from solver.products.paytable import VariantSolver, paytable_rows
 
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
-    ends = paytable_rows(THREE_COPIES, {"ting_hu": [1.25, 1.75]}, solver)
+    ends = paytable_rows(SMALL, {"ting_hu": [1.25, 1.75]}, solver)
     assert all("bounded_by" not in read_metadata(Path(r.summary.directory) / "holds.parquet") for r in ends)
-    (middle,) = paytable_rows(THREE_COPIES, {"ting_hu": [1.5]}, solver)
+    (middle,) = paytable_rows(SMALL, {"ting_hu": [1.5]}, solver)
     assert read_metadata(Path(middle.summary.directory) / "holds.parquet")["bounded_by"]
     assert content_digest(Path(middle.summary.directory) / "outcomes.parquet") == \
         content_digest(solved["whole"] / "outcomes.parquet")
-    (dealt,) = paytable_rows(replace(THREE_COPIES, ting_hu=1.5), {"tian_hu": [4.0]}, solver)
+    (dealt,) = paytable_rows(replace(SMALL, ting_hu=1.5), {"tian_hu": [4.0]}, solver)
     assert "bounded_by" not in read_metadata(Path(dealt.summary.directory) / "holds.parquet")
 
 
@@ -90,7 +92,6 @@ def test_a_chart_of_a_bounded_variant_is_refused(solved: dict[str, Path], capsys
     from solver.cli import main
 
     config = solved["bounded"].parent / "mid.toml"
-    config.write_text((ROOT / "configs" / "three-copies-3x4.toml").read_text().replace(
-        "[deck]", "[payouts]\nting_hu = 1.5\n\n[deck]"))
+    config.write_text("[deck]\nsuits = 2\nranks = 4\ncopies = 3\njokers = 1\n\n[payouts]\nting_hu = 1.5\n")
     assert main(["chart", "--config", str(config), "--tables", str(solved["bounded"])]) == 2
     assert "bounded by two others" in capsys.readouterr().err
