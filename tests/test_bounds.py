@@ -95,3 +95,31 @@ def test_a_chart_of_a_bounded_variant_is_refused(solved: dict[str, Path], capsys
     config.write_text("[deck]\nsuits = 2\nranks = 4\ncopies = 3\njokers = 1\n\n[payouts]\nting_hu = 1.5\n")
     assert main(["chart", "--config", str(config), "--tables", str(solved["bounded"])]) == 2
     assert "bounded by two others" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("again", ["bounded", "whole"])
+def test_a_bounded_solve_stopped_after_writing_holds_resumes_right(solved: dict[str, Path], tmp_path: Path,
+                                                                     monkeypatch, again: str) -> None:
+    """Stopped after its partial holds.parquet is written but before stage B's arrays are saved, a bounded
+    solve resumes (bounded again, or whole) without taking the partial table for the whole stage A."""
+    from solver.staged import run
+
+    real = run.save_stage_arrays
+
+    def stop(directory: Path, name: str, arrays: dict) -> None:
+        if name == "holds" and "values" in arrays:
+            raise KeyboardInterrupt
+        real(directory, name, arrays)
+
+    bounds, store, target = (solved["low"], solved["high"]), solved["low"].parent / "store", tmp_path / "stopped"
+    monkeypatch.setattr(run, "save_stage_arrays", stop)
+    with pytest.raises(KeyboardInterrupt):
+        solve(replace(SMALL, ting_hu=1.5), target, n_jobs=1, quiet=True, column_store=store, index=False,
+              bounds=bounds)
+    assert read_metadata(target / "holds.parquet")["bounded_by"]
+    monkeypatch.setattr(run, "save_stage_arrays", real)
+    solve(replace(SMALL, ting_hu=1.5), target, n_jobs=1, quiet=True, column_store=store, index=False,
+          bounds=bounds if again == "bounded" else None)
+    names = ["summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "tracking.parquet"]
+    for name in names + (["holds.parquet"] if again == "whole" else []):
+        assert content_digest(target / name) == content_digest(solved[again] / name), name

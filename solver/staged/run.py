@@ -140,7 +140,8 @@ def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table
         key = _group_keys(hold, dead, geometry.n_types)
         columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
         if needed is not None:  # a bounded variant: the other rows' values stay unknown (NaN)
-            walked = np.isin(key, needed[np.searchsorted(needed, key[0]):np.searchsorted(needed, key[-1], "right")])
+            walked = needed[np.minimum(np.searchsorted(needed, key), len(needed) - 1)] == key if len(needed) \
+                else np.zeros(len(key), bool)
             value = np.full((1, len(dead), 2 * len(config.fa_hu_bets) + 4), np.nan)
             value[0, walked] = walk(columns, np.ascontiguousarray(dead[walked]), config, variants[0])
             values.append(value)
@@ -170,6 +171,8 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     if stage_arrays_ready(directory, "holds", ("key", "values")):
         return
     path = directory / "holds.parquet"
+    if path.exists() and read_metadata(path).get("bounded_by"):
+        path.unlink()  # a bounded stage A lacks rows the arrays need: made again (from its chunks, if bounded again)
     columns = ["key", "evs", "ev_minimum_bets"]
     kept: list[pa.Table] = []  # those columns of the parts written, rather than reading them back
     if not path.exists():
