@@ -59,7 +59,7 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
         if read_metadata(directory / "holds.parquet").get("bounded_by"):
             return None
         return config_from_dict(tomllib.loads(found["config"]))
-    except Exception:  # noqa: BLE001 - a directory that cannot be read bounds nothing
+    except (OSError, ValueError, KeyError, TypeError):  # unreadable (InputError is a ValueError): bounds nothing
         return None
 
 
