@@ -189,13 +189,13 @@ def cmd_best(args: argparse.Namespace) -> None:
 def _not_from_tables(stage: Stage, tables: Path) -> str:
     """Why a query given --tables was answered by the evaluator."""
     from solver.products.query import STAGE_TABLES
-    from solver.tables.files import read_metadata, solve_command
+    from solver.tables.files import bounded_stage_a, solve_command
 
     if stage == Stage.TING:
         return "the tables hold no ting decision: it is always computed"
     if not (tables / STAGE_TABLES[stage]).exists():
         return f"{tables} lacks {STAGE_TABLES[stage]}, which {solve_command(tables)} adds"
-    if stage == Stage.DRAW and read_metadata(tables / "holds.parquet").get("bounded_by"):
+    if stage == Stage.DRAW and bounded_stage_a(tables):
         return "a paytable variant bounded by two others keeps only the holds that could be best"
     return "the tables hold no such state: the solve never reaches it under optimal play"
 

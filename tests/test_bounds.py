@@ -123,3 +123,43 @@ def test_a_bounded_solve_stopped_after_writing_holds_resumes_right(solved: dict[
     names = ["summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "tracking.parquet"]
     for name in names + (["holds.parquet"] if again == "whole" else []):
         assert content_digest(target / name) == content_digest(solved[again] / name), name
+
+
+def test_a_query_of_a_hold_not_walked_is_answered_by_the_evaluator(solved: dict[str, Path]) -> None:
+    from solver.products.query import best_play
+
+    config = replace(SMALL, ting_hu=1.5)
+    states = pq.read_table(solved["whole"] / "draws.parquet", columns=["hand", "dead"]).slice(0, 40).to_pylist()
+    sources = []
+    for state in states:
+        bounded = best_play(state["hand"], config, dead=state["dead"], tables=solved["bounded"])
+        whole = best_play(state["hand"], config, dead=state["dead"], tables=solved["whole"])
+        assert [o.ev for o in bounded.options] == pytest.approx([o.ev for o in whole.options], abs=1e-12)
+        sources.append(bounded.source)
+    assert "evaluator" in sources  # a state with a hold not walked
+
+
+def test_only_a_whole_optimal_solve_uses_bounds_or_takes_a_bounded_stage_a_as_done(solved: dict[str, Path],
+                                                                                   tmp_path: Path) -> None:
+    """A restricted solve given bounds walks stage A whole (it reads more than each state's best); a solve
+    without bounds into a finished bounded directory makes stage A whole; another version's solve bounds
+    nothing."""
+    import json
+    import shutil
+
+    config, store, bounds = replace(SMALL, ting_hu=1.5), solved["low"].parent / "store", (solved["low"], solved["high"])
+    given = solve(config, tmp_path / "given", restriction="minimum-bets", bounds=bounds, column_store=store,
+                  n_jobs=1, quiet=True, index=False)
+    plain = solve(config, tmp_path / "plain", restriction="minimum-bets", n_jobs=1, quiet=True, index=False)
+    assert given.ev_exact == plain.ev_exact and given.outcomes == plain.outcomes
+    copy = tmp_path / "copy"
+    shutil.copytree(solved["bounded"], copy)
+    solve(config, copy, column_store=store, n_jobs=1, quiet=True, index=False)
+    assert content_digest(copy / "holds.parquet") == content_digest(solved["whole"] / "holds.parquet")
+    manifest = solved["low"] / "manifest.json"
+    found = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**found, "version": "0.0.0"}))
+    try:
+        assert find_bounds(config, solved["low"].parent) is None
+    finally:
+        manifest.write_text(json.dumps(found))

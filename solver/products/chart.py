@@ -60,7 +60,7 @@ from solver.products.patterns import (
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from solver.staged.objective import CHART, Objective
 from solver.staged.run import Summary, load_summary
-from solver.tables.files import check_tables, options_from_row, read_metadata, read_table, solve_command
+from solver.tables.files import bounded_stage_a, check_tables, options_from_row, read_table, solve_command
 
 
 @dataclass(frozen=True)
@@ -603,7 +603,7 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     if missing:  # checked now: the deal's list takes minutes before the draw's would find them missing
         raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (the committed "
                          f"real-deck tables leave them out): {solve_command(Path(tables), Objective())} adds them")
-    if read_metadata(Path(tables) / "holds.parquet").get("bounded_by"):
+    if bounded_stage_a(Path(tables)):
         raise InputError(f"{tables} is a paytable variant bounded by two others: its holds.parquet has only the "
                          f"rows that could be best, and a chart reads them all; solve --config it into another "
                          f"directory to chart it")

@@ -21,7 +21,7 @@ from solver.render.document import Block, Heading, Paragraph, Table
 from solver.staged.objective import RESTRICTIONS, Objective
 from solver.staged.run import solve
 from solver.staged.summary import Summary, load_summary
-from solver.tables.files import check_tables, default_directory, solve_command
+from solver.tables.files import bounded_stage_a, check_tables, default_directory, solve_command
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_job
         check_tables(directory, config, objective)  # tables of another objective are never reported as these
         return load_summary(directory, config)
     restricted = objective.restriction != "optimal"
-    has_stage_a = (main / "holds.parquet").exists()
+    has_stage_a = (main / "holds.parquet").exists() and not bounded_stage_a(main)
     if restricted and not has_stage_a and not quiet:
         print(f"{main} has no stage A (holds.parquet; the committed real-deck tables leave it out), so the "
               f"{objective.restriction} strategy is solved whole; {solve_command(main)} first would "

@@ -50,7 +50,7 @@ from solver.staged.bounds import find_bounds
 from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
-from solver.tables.files import default_directory, read_metadata, recorded_source
+from solver.tables.files import bounded_stage_a, default_directory, read_metadata, recorded_source
 
 #: The most variants whose stage A is walked together: a leaf's cost per variant falls with each one
 #: added up to about eight, and little further (docs/performance.md, "Ting-payout variants walked together").
@@ -187,6 +187,8 @@ class VariantSolver:
         (:mod:`solver.staged.bounds`); a solve begun keeps the bounds it began with."""
         if source is not None or self.column_store is False:
             return None
+        if bounded_stage_a(directory):  # solved bounded, or stopped after stage A: by the same bounds
+            return tuple(Path(p) for p in json.loads(read_metadata(directory / "holds.parquet")["bounded_by"]))
         note = directory / "chunks" / "holds-needed.json"
         if recorded_source(directory)[0]:
             return tuple(Path(p) for p in json.loads(note.read_text())) if note.exists() else None
@@ -299,7 +301,7 @@ class VariantSolver:
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
         holds = directory / "holds.parquet"
-        if holds.exists() and not read_metadata(holds).get("bounded_by"):  # a bounded one has only some rows
+        if holds.exists() and not bounded_stage_a(directory):  # a bounded one has only some rows
             self._stage_a.setdefault(config.holds_fingerprint(), directory)
             if "ting_gains" in pq.read_schema(holds).names:  # tables written before the gains lack them
                 self._walks.setdefault(config.ting_fingerprint(), directory)

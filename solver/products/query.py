@@ -180,7 +180,7 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
 
 
 def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
-    from solver.tables.files import check_tables, lookup, solve_command
+    from solver.tables.files import bounded_stage_a, check_tables, lookup, solve_command
     from solver.tables.index import IndexDamaged, open_index
 
     # The index answers without pyarrow. It is built only for tables made for this solve (checked from
@@ -209,11 +209,20 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
             with contextlib.suppress(IndexDamaged):  # deleted, to be built again; the parquet files answer
                 found = index.lookup(table, key)
         found = found if found is not None else from_parquet(table, key)
+        if found is None and table == "holds" and bounded_stage_a(directory):
+            raise _NotWalked  # a bounded variant's stage A: the evaluator answers
         if found is None:
             raise InputError(f"the tables in {directory} lack a state every solve holds: they are damaged")
         return found
 
-    return (_deal_options if state.stage == Stage.DEAL else _draw_options)(state, config, values)
+    try:
+        return (_deal_options if state.stage == Stage.DEAL else _draw_options)(state, config, values)
+    except _NotWalked:
+        return None
+
+
+class _NotWalked(Exception):
+    """A hold a bounded variant did not walk (it could be no state's best)."""
 
 
 def _deal_options(state: State, config: GameConfig, values: Callable[[str, int], tuple[float, ...]]) -> list[Option]:

@@ -48,10 +48,12 @@ def brackets(low: GameConfig, config: GameConfig, high: GameConfig) -> bool:
 def whole_stage_a(directory: Path) -> GameConfig | None:
     """The configuration of a finished main-game solve in ``directory`` whose ``holds.parquet`` has every row,
     or None."""
-    from solver.tables.files import read_manifest, read_metadata
+    from solver import __version__
+    from solver.tables.files import FORMAT, read_manifest, read_metadata
 
     found = read_manifest(directory)
-    if not found or found.get("bonus") or found.get("restriction") != "optimal" or found.get("holds_from"):
+    if not found or found.get("bonus") or found.get("restriction") != "optimal" or found.get("holds_from") \
+            or found.get("format") != FORMAT or found.get("version") != __version__:  # another version's walk
         return None
     if not ((directory / "summary.parquet").exists() and (directory / "holds.parquet").exists()):
         return None
@@ -69,7 +71,8 @@ def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> 
     lows, highs = [], []
     for manifest in sorted(root.glob("*/manifest.json")):
         directory = manifest.parent
-        found = None if directory == exclude else whole_stage_a(directory)
+        aside = ".replaced-" in directory.name  # moved aside by --force: another solve's, kept for the record
+        found = None if directory == exclude or aside else whole_stage_a(directory)
         if found is None or found == config:
             continue
         total = sum(getattr(found, k) for k in MONOTONE_PAYOUTS)

@@ -95,6 +95,7 @@ from solver.staged.summary import Summary, load_summary, summarise, write_summar
 from solver.staged.tracking import tracked
 from solver.tables.files import (
     TABLE_FILES,
+    bounded_stage_a,
     default_directory,
     describe,
     file_metadata,
@@ -171,7 +172,7 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     if stage_arrays_ready(directory, "holds", ("key", "values")):
         return
     path = directory / "holds.parquet"
-    if path.exists() and read_metadata(path).get("bounded_by"):
+    if bounded_stage_a(directory):
         path.unlink()  # a bounded stage A lacks rows the arrays need: made again (from its chunks, if bounded again)
     columns = ["key", "evs", "ev_minimum_bets"]
     kept: list[pa.Table] = []  # those columns of the parts written, rather than reading them back
@@ -614,11 +615,12 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
         _check_holds_source(source, config, objective)
     with solve_lock(directory):
         prepare_directory(directory, config, objective, {"holds_from": str(source) if source else None}, force)
-        if _complete(directory, source, quiet):
+        if _complete(directory, source, quiet, bounded_ok=bounds is not None):
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
-        bounded = _bounded(directory, bounds, store) if source is None and not objective.bonus else ""
+        # only the optimal strategy reads nothing but each state's best (a restriction or a chart reads others)
+        bounded = _bounded(directory, bounds, store) if source is None and objective == Objective() else ""
         summary = _solve(SolveJob(config, objective, directory, store, bounded), source, start, n_jobs, backend,
                          scheduler, quiet)
         if index:
@@ -632,7 +634,8 @@ def _bounded(directory: Path, bounds: tuple[Path, Path] | None, store: Path | No
     """The bounds as recorded, with the keys stage A must walk saved in ``chunks/holds-needed.npy`` (kept
     from an earlier run with the same bounds), or "" when stage A walks every row: no bounds, no stage-B
     rows in the store, or stage A already merged."""
-    if bounds is None or store is None or stage_arrays_ready(directory, "holds", ("key", "values")):
+    if bounds is None or store is None or stage_arrays_ready(directory, "holds", ("key", "values")) or \
+            ((directory / "holds.parquet").exists() and not bounded_stage_a(directory)):  # stage A is whole there
         return ""
     rows = stored_rows(store, "draws")
     if rows is None:
@@ -716,10 +719,12 @@ def _solve(solve: SolveJob, source: Path | None, start: float, n_jobs: int, back
     return summary
 
 
-def _complete(directory: Path, holds_from: Path | None, quiet: bool) -> bool:
+def _complete(directory: Path, holds_from: Path | None, quiet: bool, bounded_ok: bool = False) -> bool:
     """Whether ``directory`` holds a finished solve's every table. A table file that cannot be read (cut
     short, overwritten) is deleted, to be made again. The committed tables of the real deck lack the
-    large ones (``holds.parquet``, ``draws.parquet``): a solve into their directory makes them."""
+    large ones (``holds.parquet``, ``draws.parquet``): a solve into their directory makes them. A bounded
+    variant's partial ``holds.parquet`` counts only for a solve given bounds (``bounded_ok``); any other
+    makes stage A whole."""
     import pyarrow as pa
 
     for name in TABLE_FILES:
@@ -733,7 +738,7 @@ def _complete(directory: Path, holds_from: Path | None, quiet: bool) -> bool:
                 path.unlink()
                 (directory / "summary.parquet").unlink(missing_ok=True)  # a summary over a damaged table is not final
     needed = [n for n in TABLE_FILES if not (n == "holds.parquet" and holds_from is not None)]
-    return all((directory / name).exists() for name in needed)
+    return all((directory / name).exists() for name in needed) and (bounded_ok or not bounded_stage_a(directory))
 
 
 def _check_holds_source(source: Path, config: GameConfig, objective: Objective) -> None:

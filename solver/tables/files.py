@@ -234,6 +234,16 @@ def solve_command(directory: Path, objective: Objective | None = None) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def bounded_stage_a(directory: Path) -> bool:
+    """Whether ``directory``'s ``holds.parquet`` is a bounded variant's, holding only the rows it walked
+    (:mod:`solver.staged.bounds`)."""
+    path = Path(directory) / "holds.parquet"
+    try:
+        return path.exists() and bool(read_metadata(path).get("bounded_by"))
+    except InputError:
+        return False  # damaged: whoever reads it says so
+
+
 def read_metadata(path: Path) -> dict[str, Any]:
     """The ``mahjong_poker`` metadata of a parquet file written here (``InputError`` when the file is
     missing, damaged or not one of ours)."""
