@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 from solver.errors import InputError
 from solver.game.config import PAYOUT_KEYS, GameConfig, validate
 from solver.runtime.parallel import work_processes
-from solver.staged.bounds import find_bounds
+from solver.staged.bounds import find_bounds, recorded_bounds
 from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
@@ -188,10 +188,10 @@ class VariantSolver:
         if source is not None or self.column_store is False:
             return None
         if bounded_stage_a(directory):  # solved bounded, or stopped after stage A: by the same bounds
-            return tuple(Path(p) for p in json.loads(read_metadata(directory / "holds.parquet")["bounded_by"]))
+            return recorded_bounds(read_metadata(directory / "holds.parquet")["bounded_by"])
         note = directory / "chunks" / "holds-needed.json"
         if recorded_source(directory)[0]:
-            return tuple(Path(p) for p in json.loads(note.read_text())) if note.exists() else None
+            return recorded_bounds(note.read_text()) if note.exists() else None
         return find_bounds(config, directory.parent, exclude=directory)
 
     def _solved(self, config: GameConfig, summary: Summary) -> Summary:

@@ -49,17 +49,16 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
     """The configuration of a finished main-game solve in ``directory`` whose ``holds.parquet`` has every row,
     or None."""
     from solver import __version__
-    from solver.tables.files import FORMAT, read_manifest, read_metadata
+    from solver.tables.files import FORMAT, bounded_stage_a, read_manifest
 
     found = read_manifest(directory)
     if not found or found.get("bonus") or found.get("restriction") != "optimal" or found.get("holds_from") \
             or found.get("format") != FORMAT or found.get("version") != __version__:  # another version's walk
         return None
-    if not ((directory / "summary.parquet").exists() and (directory / "holds.parquet").exists()):
+    if not ((directory / "summary.parquet").exists() and (directory / "holds.parquet").exists()) \
+            or bounded_stage_a(directory):
         return None
     try:
-        if read_metadata(directory / "holds.parquet").get("bounded_by"):
-            return None
         return config_from_dict(tomllib.loads(found["config"]))
     except (OSError, ValueError, KeyError, TypeError):  # unreadable (InputError is a ValueError): bounds nothing
         return None
@@ -110,3 +109,9 @@ def needed_keys(low: Path, high: Path, holds: np.ndarray, rows: np.ndarray) -> n
 def describe_bounds(low: Path, high: Path) -> str:
     """The bounds as recorded in a bounded solve's chunk and table metadata."""
     return json.dumps([str(low), str(high)])
+
+
+def recorded_bounds(text: str) -> tuple[Path, Path]:
+    """The bounds :func:`describe_bounds` recorded."""
+    low, high = json.loads(text)
+    return Path(low), Path(high)
