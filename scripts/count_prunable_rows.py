@@ -2,6 +2,7 @@
 
 Usage: python scripts/count_prunable_rows.py [--config FILE] [--ting-hu LO,MID,HI] [--root DIR]
                                            [--time-walk N] [--json]
+       python scripts/count_prunable_rows.py --from DIR [--vary KEY=V,V,...] [--store FOLDER] [--json]
 
 A stage-A row's value (the best fa-hu bet of a hold against its dead cards) is
 non-decreasing in ting_hu: every ting bet pays more. So with variants LO < MID <
@@ -24,6 +25,13 @@ those rows' values are the same bit for bit.
 
 Seconds on the reduced decks; a real-deck run is three variant solves (the
 first fills the column store), then the count.
+
+With ``--from DIR`` it counts instead the rows that one finished solve (the
+main solve, say) leaves each variant of one ting win payout, by the bounds a
+bounded variant uses (``solver.staged.bounds.needed_keys``: the solve's values
+and ting wins, the columns of the communities a variant makes live), and how
+long finding them takes. Nothing is solved; the column store must hold the
+post-draw rows (a solve with ``--column-store`` keeps them).
 """
 
 from __future__ import annotations
@@ -119,6 +127,49 @@ def time_walks(config: GameConfig, needed: np.ndarray, n_holds: int, repeats: in
             "needed_share_of_timed": float(np.mean(np.concatenate([k for _, _, k in work])))}
 
 
+def _stored_draws(own: Path) -> dict:
+    """The post-draw rows kept in the store ``own``, or in one of another version of the source (the rows
+    depend on the deck alone), the newest first."""
+    others = sorted(own.parent.glob(own.name.rsplit("-", 1)[0] + "-*"), key=lambda p: -p.stat().st_mtime)
+    stored = next((rows for rows in (stored_rows(f, "draws") for f in [own, *others]) if rows is not None), None)
+    if stored is None:
+        raise SystemExit(f"no post-draw rows stored under {own.parent}: solve with --column-store there")
+    return stored
+
+
+def count_from_solve(directory: Path, store: Path, base: GameConfig, key: str, values: list) -> list[dict]:
+    """The rows the solve in ``directory`` leaves each variant of ``base`` with ``key`` at each of ``values``,
+    and the seconds finding them took."""
+    import pyarrow.parquet as pq
+
+    from solver.staged.bounds import needed_keys
+
+    stored, found = _stored_draws(store), []
+    n_rows = pq.ParquetFile(directory / "holds.parquet").metadata.num_rows
+    for value in values:
+        start = time.perf_counter()
+        keys = needed_keys(replace(base, **{key: value}), [directory], stored["holds"], stored["rows"], store)
+        found.append({key: value, "needed": len(keys), "rows": n_rows, "share": len(keys) / n_rows,
+                      "seconds": time.perf_counter() - start})
+    return found
+
+
+def _from_solve(args: argparse.Namespace, base: GameConfig) -> None:
+    """``--from``: count and print."""
+    from solver.products.paytable import parse_values
+
+    key, _, text = args.vary.partition("=")
+    store = Path(args.store) if args.store else store_folder(base)
+    found = count_from_solve(Path(args.solved), store, base, key, parse_values(key, text))
+    if args.json:
+        print(json.dumps(found))
+        return
+    print(f"stage-A rows each variant needs, bounded by the solve in {args.solved} alone:")
+    for row in found:
+        print(f"  {key} = {row[key]}: {row['needed']:,} of {row['rows']:,} ({row['share']:.3f}), "
+              f"found in {row['seconds']:.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="TOML configuration (default: the real deck)")
@@ -129,8 +180,15 @@ def main() -> None:
                         help="also time the walk of N hold classes over every dead set and over the needed ones")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--from", dest="solved", metavar="DIR",
+                        help="count the rows a finished solve in DIR leaves each variant of --vary")
+    parser.add_argument("--vary", default="ting_hu=0.75,1.25,1.5,2,3", help="KEY=V,V,... (with --from)")
+    parser.add_argument("--store", help="the column store (with --from; default: the cache folder's)")
     args = parser.parse_args()
     base = load_config(args.config) if args.config else DEFAULT_CONFIG
+    if args.solved:
+        _from_solve(args, base)
+        return
     values = [float(v) for v in args.ting_hu.split(",")]
     if len(values) != 3 or not values[0] < values[1] < values[2]:
         raise SystemExit("--ting-hu takes three increasing values LO,MID,HI")
@@ -139,13 +197,7 @@ def main() -> None:
     configs = [replace(base, ting_hu=v) for v in values]
     for config in configs:
         solver(config)
-    # the rows depend on the deck alone: a store of another version of the source (the variants were solved
-    # before the code changed) has the same
-    own = store_folder(base, root / "cache")
-    others = sorted(own.parent.glob(own.name.rsplit("-", 1)[0] + "-*"), key=lambda p: -p.stat().st_mtime)
-    stored = next((rows for rows in (stored_rows(f, "draws") for f in [own, *others]) if rows is not None), None)
-    if stored is None:
-        raise SystemExit(f"no post-draw rows stored under {root / 'cache'}: solve the variants again there")
+    stored = _stored_draws(store_folder(base, root / "cache"))
     low, mid, high = (_row_values(solver.directory(c)) for c in configs)
     if not ((low <= mid + 1e-12).all() and (mid <= high + 1e-12).all()):
         raise SystemExit("the rows' values are not monotone in ting_hu: the bounds do not hold")

@@ -196,7 +196,7 @@ def _not_from_tables(stage: Stage, tables: Path) -> str:
     if not (tables / STAGE_TABLES[stage]).exists():
         return f"{tables} lacks {STAGE_TABLES[stage]}, which {solve_command(tables)} adds"
     if stage == Stage.DRAW and bounded_stage_a(tables):
-        return "a paytable variant bounded by two others keeps only the holds that could be best"
+        return "a paytable variant bounded by solves of other ting payouts keeps only the holds that could be best"
     return "the tables hold no such state: the solve never reaches it under optimal play"
 
 
@@ -414,14 +414,15 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     hold's payout-free columns from the cache folder, where the first such
     variant stores them (about 1.7 GB for the real deck), and every variant
     reads the rows the next two stages look up from there (1.5 GB, stored
-    by the first; --no-column-store builds both each time instead), and
-    the ting variants of one run walk the first stage together,
-    up to eight at a time, where the walk's sums stay exact (payouts in
-    quarters, docs/algorithm.md); a ting variant between two finished solves
-    beside it (its ting win payouts between theirs) walks only the rows that
-    can be best. Then the variants are solved side by side, as
-    many at once as --jobs and the memory allow (a real-deck variant takes
-    about 3.5 GB), each in a process of its own. One row per variant:
+    by the first; --no-column-store builds both each time instead). A
+    variant of the ting win payouts or the largest ting multiple with a
+    finished solve beside it that differs only in those (the main solve,
+    another variant) walks only the rows that can be best; the other ting variants of one run, and those
+    left more than half the rows, walk the first stage together, up to
+    eight at a time, where the walk's sums stay exact (payouts in quarters,
+    docs/algorithm.md). Then the variants are solved side by side, as many
+    at once as --jobs and the memory allow (a real-deck variant takes about
+    3.5 GB), each in a process of its own. One row per variant:
     the payouts, house edge (exact fraction in --json), element of risk,
     average total bet, standard deviation, hit frequency and how often the
     player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04

@@ -1,5 +1,5 @@
-"""A ting-payout variant between two solved ones walks only the stage-A rows that can be some state's best,
-and its figures and every table but holds.parquet are a whole solve's, bit for bit."""
+"""A ting-payout variant near solved ones walks only the stage-A rows that can be some state's best, and its
+figures and every table but holds.parquet are a whole solve's, bit for bit."""
 
 from __future__ import annotations
 
@@ -12,13 +12,16 @@ import pytest
 
 from solver.errors import InputError
 from solver.game.config import GameConfig, load_config
-from solver.staged.bounds import brackets, find_bounds
+from solver.staged.bounds import _row_bounds, brackets, find_bounds, near
 from solver.staged.run import solve
 from solver.tables.files import content_digest, read_metadata
 
 ROOT = Path(__file__).parent.parent
 THREE_COPIES = load_config(ROOT / "configs" / "three-copies-3x4.toml")
 SMALL = GameConfig(suits=2, ranks=4, copies=3, jokers=1)  # three copies, as the real deck: quick to solve
+MID = replace(SMALL, ting_hu=1.5)
+MIXED = replace(SMALL, ting_hu=1.5, ting_hu_fa=1.25, ting_hu_flush=1.25)  # against 1.25: two up, one down
+MULTIPLES = replace(SMALL, ting_hu=1.5, ting_hu_multiples=(1.0, 4.0))  # a larger ting bet: its value rises
 
 
 def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
@@ -26,27 +29,42 @@ def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
     assert brackets(low, mid, high) and not brackets(high, mid, low)
     assert brackets(low, replace(mid, ting_hu_flush=2.0), replace(high, ting_hu_flush=2.0))
     assert not brackets(low, replace(mid, tian_hu=4.0), high)  # another payout differs
-    assert not brackets(low, replace(mid, ting_hu_multiples=(1.0, 4.0)), high)  # bet sizes: not monotone
+    assert brackets(low, replace(mid, ting_hu_multiples=(1.0, 3.0)), high)  # the middle multiple: never best
+    assert not brackets(low, replace(mid, ting_hu_multiples=(1.0, 4.0)), high)  # a larger G than high's
+    assert near(high, mid) and near(low, replace(mid, ting_hu_flush=1.0))  # one side, or both ways
+    assert near(low, replace(mid, ting_hu_multiples=(1.0, 4.0)))
+    assert not near(low, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # a smaller bet: not monotone
+    assert not near(low, replace(mid, fa_hu=3.0)) and not near(low, replace(mid, fa_hu_bets=(1.0, 3.0)))
+
+
+BOUNDED = {"bounded": (MID, ("low", "high"), "whole"), "above-low": (MID, ("low",), "whole"),
+           "below-high": (MID, ("high",), "whole"), "mixed-bounded": (MIXED, ("low",), "mixed"),
+           "multiples-bounded": (MULTIPLES, ("whole",), "multiples")}
+"""The bounded solves: a variant, the whole solves that bound it, and its own whole solve."""
 
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> dict[str, Path]:
-    """Whole solves of ting_hu 1.25 and 1.75 (the first fills the store), a whole and a bounded one of 1.5,
-    on a small deck with the real deck's three copies of each card."""
+    """On a small deck with the real deck's three copies of each card: whole solves of ting_hu 1.25 and 1.75
+    (the first fills the store), of 1.5 and of :data:`MIXED`; and :data:`BOUNDED`'s."""
     root = tmp_path_factory.mktemp("bounds")
     store = root / "store"
     out = {}
-    for name, value in (("low", 1.25), ("high", 1.75), ("whole", 1.5)):
+    for name, config in (("low", replace(SMALL, ting_hu=1.25)), ("high", replace(SMALL, ting_hu=1.75)),
+                         ("whole", MID), ("mixed", MIXED), ("multiples", MULTIPLES)):
         out[name] = root / name
-        solve(replace(SMALL, ting_hu=value), out[name], n_jobs=2, quiet=True, column_store=store, index=False)
-    out["bounded"] = root / "bounded"
-    solve(replace(SMALL, ting_hu=1.5), out["bounded"], n_jobs=2, quiet=True, column_store=store,
-          index=False, bounds=(out["low"], out["high"]))
+        solve(config, out[name], n_jobs=2, quiet=True, column_store=store, index=False)
+    for name, (config, bounds, _) in BOUNDED.items():
+        out[name] = root / name
+        solve(config, out[name], n_jobs=2, quiet=True, column_store=store, index=False,
+              bounds=tuple(out[b] for b in bounds))
     return out
 
 
-def test_a_bounded_variant_is_a_whole_solve_but_for_the_rows_it_did_not_walk(solved: dict[str, Path]) -> None:
-    whole, bounded = solved["whole"], solved["bounded"]
+@pytest.mark.parametrize("name", BOUNDED)
+def test_a_bounded_variant_is_a_whole_solve_but_for_the_rows_it_did_not_walk(solved: dict[str, Path],
+                                                                            name: str) -> None:
+    whole, bounded = solved[BOUNDED[name][2]], solved[name]
     for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "draws.parquet",
                  "tracking.parquet"):
         assert content_digest(bounded / name) == content_digest(whole / name), name
@@ -56,7 +74,7 @@ def test_a_bounded_variant_is_a_whole_solve_but_for_the_rows_it_did_not_walk(sol
     assert 0 < len(keys) < len(all_keys)  # some rows ruled out 
     place = np.searchsorted(all_keys, keys)
     assert np.array_equal(all_keys[place], keys)
-    for column in ("evs", "ev_minimum_bets", "step11", "ting_gains"):
+    for column in ("evs", "ev_minimum_bets", "step11", "ting_gains", "ting_wins"):
         assert rows[column].to_pylist() == every[column].take(place).to_pylist(), column
     assert read_metadata(bounded / "holds.parquet")["bounded_by"]
     assert "bounded_by" not in read_metadata(whole / "holds.parquet")
@@ -66,10 +84,32 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     root = solved["low"].parent
     mid = replace(SMALL, ting_hu=1.5)
     assert find_bounds(mid, root) == (solved["low"], solved["high"])
-    assert find_bounds(replace(SMALL, ting_hu=2.0), root) is None  # nothing above it
+    assert find_bounds(replace(SMALL, ting_hu=2.0), root) == (solved["high"],)  # the nearest, all below it
+    assert find_bounds(replace(SMALL, ting_hu=1.0), root) == (solved["low"],)
+    assert find_bounds(replace(mid, ting_hu_flush=1.375), root) == (solved["whole"],)  # the nearest above
     assert find_bounds(replace(mid, tian_hu=4.0), root) is None
     with pytest.raises(InputError, match="bounded"):
         solve(replace(mid, tian_hu=4.0), root / "reads-bounded", holds_from=solved["bounded"], quiet=True)
+
+
+@pytest.mark.parametrize("config, exact, bounds", [
+    (MID, "whole", ("low",)), (MID, "whole", ("high",)), (MID, "whole", ("low", "high")),
+    (MIXED, "mixed", ("low",)), (MIXED, "mixed", ("high",)), (replace(SMALL, ting_hu=1.25), "low", ("high",)),
+    (MULTIPLES, "multiples", ("whole",)), (MULTIPLES, "multiples", ("low",)), (MID, "whole", ("multiples",))])
+def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig, exact: str,
+                                    bounds: tuple[str, ...]) -> None:
+    """Every stage-A row's value at its best fa-hu bet lies within the bounds the solves give (which are not
+    the values themselves: the rows' values are not read from the variant's solve)."""
+    keys, low, high = _row_bounds(config, [solved[b] for b in bounds], solved["low"].parent / "store")
+    table = pq.read_table(solved[exact] / "holds.parquet", columns=["key", "evs"])
+    assert np.array_equal(keys, table["key"].to_numpy())
+    value = np.array(table["evs"].to_pylist()).max(axis=1)
+    assert (low <= value + 1e-12).all() and (value <= high + 1e-12).all()
+    assert np.isfinite(high).all() and (high > low).any()
+    if len(bounds) == 2:  # each side the tighter of the two solves'
+        for one in bounds:
+            _, low1, high1 = _row_bounds(config, [solved[one]], solved["low"].parent / "store")
+            assert (low >= low1).all() and (high <= high1).all()
 
 
 def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, Path], tmp_path: Path) -> None:
@@ -88,13 +128,32 @@ def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, P
     assert "bounded_by" not in read_metadata(Path(dealt.summary.directory) / "holds.parquet")
 
 
+@pytest.mark.parametrize("most", [0.0, 1.0])
+def test_paytable_walks_together_the_variants_bounds_leave_too_much_of(tmp_path: Path, monkeypatch,
+                                                                         most: float) -> None:
+    """Variants whose bounds leave them more than ``BOUNDED_SHARE`` of stage A walk it together, unbounded;
+    the others walk bounded, each alone; the figures are the same either way."""
+    from solver.products import paytable
+    from solver.products.paytable import VariantSolver, paytable_rows
+
+    solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    paytable_rows(SMALL, {"ting_hu": [1.25, 1.75]}, solver)
+    monkeypatch.setattr(paytable, "BOUNDED_SHARE", most)
+    rows = paytable_rows(SMALL, {"ting_hu": [1.5, 2.0]}, solver)  # in quarters: they can walk together
+    for row in rows:
+        holds = Path(row.summary.directory) / "holds.parquet"
+        assert bool(read_metadata(holds).get("bounded_by")) == (most == 1.0)
+    whole = solve(replace(SMALL, ting_hu=1.5), tmp_path / "whole", n_jobs=2, quiet=True, index=False)
+    assert rows[0].summary.ev_exact == whole.ev_exact and rows[0].summary.outcomes == whole.outcomes
+
+
 def test_a_chart_of_a_bounded_variant_is_refused(solved: dict[str, Path], capsys) -> None:
     from solver.cli import main
 
     config = solved["bounded"].parent / "mid.toml"
     config.write_text("[deck]\nsuits = 2\nranks = 4\ncopies = 3\njokers = 1\n\n[payouts]\nting_hu = 1.5\n")
     assert main(["chart", "--config", str(config), "--tables", str(solved["bounded"])]) == 2
-    assert "bounded by two others" in capsys.readouterr().err
+    assert "bounded by solves of other ting payouts" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("again", ["bounded", "whole"])
@@ -111,7 +170,7 @@ def test_a_bounded_solve_stopped_after_writing_holds_resumes_right(solved: dict[
             raise KeyboardInterrupt
         real(directory, name, arrays)
 
-    bounds, store, target = (solved["low"], solved["high"]), solved["low"].parent / "store", tmp_path / "stopped"
+    bounds, store, target = (solved["low"],), solved["low"].parent / "store", tmp_path / "stopped"
     monkeypatch.setattr(run, "save_stage_arrays", stop)
     with pytest.raises(KeyboardInterrupt):
         solve(replace(SMALL, ting_hu=1.5), target, n_jobs=1, quiet=True, column_store=store, index=False,
@@ -121,8 +180,9 @@ def test_a_bounded_solve_stopped_after_writing_holds_resumes_right(solved: dict[
     solve(replace(SMALL, ting_hu=1.5), target, n_jobs=1, quiet=True, column_store=store, index=False,
           bounds=bounds if again == "bounded" else None)
     names = ["summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "tracking.parquet"]
+    same = solved["above-low" if again == "bounded" else "whole"]
     for name in names + (["holds.parquet"] if again == "whole" else []):
-        assert content_digest(target / name) == content_digest(solved[again] / name), name
+        assert content_digest(target / name) == content_digest(same / name), name
 
 
 def test_a_query_of_a_hold_not_walked_is_answered_by_the_evaluator(solved: dict[str, Path]) -> None:
@@ -160,6 +220,6 @@ def test_only_a_whole_optimal_solve_uses_bounds_or_takes_a_bounded_stage_a_as_do
     found = json.loads(manifest.read_text())
     manifest.write_text(json.dumps({**found, "version": "0.0.0"}))
     try:
-        assert find_bounds(config, solved["low"].parent) is None
+        assert find_bounds(config, solved["low"].parent) == (solved["high"],)  # not the other version's
     finally:
         manifest.write_text(json.dumps(found))

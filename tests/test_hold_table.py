@@ -149,6 +149,25 @@ def test_tracked_outcome_counts_equal_the_evaluator_s(name: str, bonus: float, m
             assert o[9] == pytest.approx(bonus_net, rel=1e-12, abs=1e-9)
 
 
+@pytest.mark.parametrize("name", ["two-suits", "two-decks", "odd-payouts", "reduced"])
+def test_ting_wins_are_the_evaluator_s_ting_win_counts_where_every_community_bets(name: str) -> None:
+    """The walk's ting wins (``sum w W``, ``sum w Wf`` over the live communities) against the evaluator's
+    counts of ting-hu and flush ting-hu wins under payouts so large that every community with a winning
+    completion bets (and is live); under the rules' payouts, over fewer communities, they are at most those."""
+    config = CONFIGS[name]
+    rich = replace(config, ting_hu=1000.0, ting_hu_flush=1000.0)
+    n = len(config.fa_hu_bets)
+    for hold, dead in _random_cases(config, 6, 12, seed=23):
+        counts = counts_of(hold, config.geometry)
+        wins = walk(hold_columns(counts, rich, TingConstants.of(rich)), dead, rich, TingConstants.of(rich))
+        fewer = walk(hold_columns(counts, config, TingConstants.of(config)), dead, config, TingConstants.of(config))
+        for row, walked, pruned in zip(dead, wins[:, 2 * n + 4:], fewer[:, 2 * n + 4:]):
+            outcomes, _ = hold_outcomes(counts, _unseen(config, hold, row), rich.fa_hu_bets[0], 0.0, rich)
+            expected = [sum(c for o, c in outcomes.items() if o.kind == kind) for kind in ("ting_hu", "ting_hu_flush")]
+            assert walked.tolist() == expected
+            assert (pruned <= walked).all()
+
+
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_the_leaf_without_bonus_terms_equals_the_leaf_with_a_zero_bonus(name: str) -> None:
     """The walk's leaf is compiled once with the bonus terms and once without (which a solve without a

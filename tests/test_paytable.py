@@ -100,10 +100,13 @@ def test_a_variant_of_the_step11_payouts_prices_the_walk_bit_for_bit(base: GameC
 @pytest.mark.parametrize("base", [load_config(ROOT / "configs" / "reduced-3x4.toml"),
                                   load_config(ROOT / "configs" / "three-copies-3x4.toml")],
                          ids=["reduced-3x4", "three-copies-3x4"])
-def test_variants_of_the_ting_payouts_read_the_column_store_bit_for_bit(base: GameConfig, tmp_path: Path) -> None:
+def test_variants_of_the_ting_payouts_read_the_column_store_bit_for_bit(base: GameConfig, tmp_path: Path,
+                                                                        monkeypatch) -> None:
     """The first variant that walks stage A stores every hold's payout-free columns, and stages B and C's
     rows; the next ones (a ting payout that sums inexactly, other bet sizes) read them and build none, and
-    every table, stage A's and the outcome counts' included, is a plain solve's, bit for bit."""
+    every table, stage A's and the outcome counts' included, is a plain solve's, bit for bit (walked whole:
+    the first would bound them, and a bounded variant keeps only some of stage A, tests/test_bounds.py)."""
+    monkeypatch.setattr(paytable, "find_bounds", lambda *args, **kwargs: None)
     variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     first = variants(base)
     (store,) = (tmp_path / "store").iterdir()
@@ -129,7 +132,9 @@ def test_variants_walked_together_are_bit_for_bit_plain_solves(base: GameConfig,
     """The variants that walk stage A walk it together where their sums are exact (a ting payout in
     quarters, other bet multiples) and alone where not (a ting payout of 0.17323): each one's every table,
     stage A's included, is a plain solve's, bit for bit, and the solves walk no hold the walk together did.
-    Walking together again redoes only the chunks some variant lacks."""
+    Walking together again redoes only the chunks some variant lacks. (Nothing bounded: the solved ones would
+    bound the one walked alone, tests/test_bounds.py.)"""
+    monkeypatch.setattr(paytable, "find_bounds", lambda *args, **kwargs: None)
     variants = VariantSolver(n_jobs=1, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     grid = [{"ting_hu": 1.25}, {"ting_hu": 0.17323}, {"ting_hu": 1.5, "ting_hu_multiples": (1.0, 4.0)}, {}]
     configs = [replace(base, **payouts) for payouts in grid]

@@ -604,9 +604,9 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
         raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (the committed "
                          f"real-deck tables leave them out): {solve_command(Path(tables), Objective())} adds them")
     if bounded_stage_a(Path(tables)):
-        raise InputError(f"{tables} is a paytable variant bounded by two others: its holds.parquet has only the "
-                         f"rows that could be best, and a chart reads them all; solve --config it into another "
-                         f"directory to chart it")
+        raise InputError(f"{tables} is a paytable variant bounded by solves of other ting payouts: its "
+                         f"holds.parquet has only the rows that could be best, and a chart reads them all; solve "
+                         f"--config it into another directory to chart it")
     chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),
                   build_stage_chart("draw", config, tables, exceptions, words),
                   ting_thresholds(config), ting_outs_table(config))

@@ -55,6 +55,10 @@ from solver.tables.files import bounded_stage_a, default_directory, read_metadat
 #: The most variants whose stage A is walked together: a leaf's cost per variant falls with each one
 #: added up to about eight, and little further (docs/performance.md, "Ting-payout variants walked together").
 WALKED_TOGETHER = 8
+#: A variant bounded by solves beside it (:mod:`solver.staged.bounds`) walks only the rows they leave, about
+#: that share of a walk's time; one that would walk more than this share of stage A walks with the others
+#: instead, where eight walked together take about 0.54 of a walk each (docs/performance.md).
+BOUNDED_SHARE = 0.5
 #: Memory to allow each variant solved beside others: a real-deck variant's solve in one process peaks at
 #: 3.2-3.4 GB (docs/performance.md); no more variants run at once than the machine's memory holds so.
 VARIANT_MEMORY = 5 * 2**30
@@ -181,8 +185,8 @@ class VariantSolver:
             source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
         return directory, source, self.column_store
 
-    def _bounds(self, config: GameConfig, directory: Path, source: Path | None) -> tuple[Path, Path] | None:
-        """Two finished solves beside ``directory`` that bound a variant walking its own stage A (with a
+    def _bounds(self, config: GameConfig, directory: Path, source: Path | None) -> tuple[Path, ...] | None:
+        """Finished solves beside ``directory`` that bound a variant walking its own stage A (with a
         column store, which keeps stage B's rows): it then walks only the rows they leave
         (:mod:`solver.staged.bounds`); a solve begun keeps the bounds it began with."""
         if source is not None or self.column_store is False:
@@ -277,33 +281,58 @@ class VariantSolver:
 
     def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None) -> None:
         """Walk stage A of the variants among ``configs`` that will walk it (the first of each ting
-        fingerprint that has no stage A to share) together, in groups of at most :data:`WALKED_TOGETHER`
-        that :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed
-        once for the group. Their solves then find stage A done."""
-        from solver.staged.run import walk_together
+        fingerprint that has no stage A to share, unless solves beside it leave it at most
+        :data:`BOUNDED_SHARE` of the rows) together, in groups of at most :data:`WALKED_TOGETHER` that
+        :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed once for
+        the group. Their solves then find stage A done."""
+        from solver.staged.run import forget_bounds, walk_together
 
         walkers: dict[str, GameConfig] = {}
+        bounded: set[str] = set()  # of the walkers, those a bound leaves more than BOUNDED_SHARE of stage A
+        seen: set[str] = set()  # a ting fingerprint's later variants read its first one's walk
         for config in configs:
-            if config.holds_fingerprint() not in self._stage_a and config.ting_fingerprint() not in self._walks \
-                    and self._bounds(config, self.directory(config), None) is None:  # bounded: walks less alone
-                walkers.setdefault(config.ting_fingerprint(), config)
+            ting = config.ting_fingerprint()
+            if config.holds_fingerprint() in self._stage_a or ting in self._walks or ting in seen \
+                    or not sums_exact(TingConstants.of(config), config.geometry):
+                continue
+            seen.add(ting)
+            share = self._bounded_share(config)
+            if share is None or share > BOUNDED_SHARE:
+                walkers[ting] = config
+                if share is not None:
+                    bounded.add(ting)
         groups: dict[tuple[str, int], list[GameConfig]] = {}
         for config in walkers.values():
-            if sums_exact(TingConstants.of(config), config.geometry):
-                groups.setdefault((config.columns_fingerprint(), len(config.fa_hu_bets)), []).append(config)
+            groups.setdefault((config.columns_fingerprint(), len(config.fa_hu_bets)), []).append(config)
         for group in groups.values():
             for start in range(0, len(group), WALKED_TOGETHER):
                 batch = group[start:start + WALKED_TOGETHER]
+                if len(batch) < 2:
+                    continue  # alone: walks bounded if it can
+                for config in batch:
+                    if config.ting_fingerprint() in bounded:
+                        forget_bounds(self.directory(config))
                 walk_together(batch, [self.directory(c) for c in batch], n_jobs=self.n_jobs, backend=self.backend,
                               scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store,
                               progress=progress)
+
+    def _bounded_share(self, config: GameConfig) -> float | None:
+        """The share of stage A a variant's bounds leave it to walk (the rows found are kept for its solve), or
+        None when it has none or has begun its solve."""
+        from solver.staged.run import bounded_share
+
+        directory = self.directory(config)
+        bounds = self._bounds(config, directory, None)
+        if bounds is None or bounded_stage_a(directory) or (directory / "summary.parquet").exists():
+            return None
+        return bounded_share(config, directory, bounds, self.column_store)
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
         holds = directory / "holds.parquet"
         if holds.exists() and not bounded_stage_a(directory):  # a bounded one has only some rows
             self._stage_a.setdefault(config.holds_fingerprint(), directory)
-            if "ting_gains" in pq.read_schema(holds).names:  # tables written before the gains lack them
+            if "ting_wins" in pq.read_schema(holds).names:  # tables written before the wins lack them
                 self._walks.setdefault(config.ting_fingerprint(), directory)
 
 
@@ -320,7 +349,7 @@ def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: Vari
 
 
 def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path | None, store: bool | Path,
-                   n_jobs: int, bounds: tuple[Path, Path] | None) -> tuple[int, Summary]:
+                   n_jobs: int, bounds: tuple[Path, ...] | None) -> tuple[int, Summary]:
     """One variant's solve in a worker process (:meth:`VariantSolver.solve_all`), quietly."""
     import threading
 

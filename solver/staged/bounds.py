@@ -1,34 +1,56 @@
-"""Stage A of a ting-payout variant between two solved ones: only the rows that can be some state's best.
+"""Stage A of a ting-payout variant near solved ones: only the rows that can be some state's best.
 
-Every stage-A value (a hold against its dead cards, at its best fa-hu bet) is
-non-decreasing in each ting payout (:data:`MONOTONE_PAYOUTS`): paying more
-for a won ting bet never makes a hold worth less. So two finished solves LOW
-and HIGH of the same game, LOW's ting payouts at most the variant's and HIGH's
-at least, bound the variant's values row by row: ``V_LOW <= V <= V_HIGH``.
-Stage B keeps each post-draw state's best hold, so a row whose ``V_HIGH`` falls
-short of the state's best ``V_LOW`` (or of folding) in every state that holds
-it can be no state's best, and its value is never read by stages B-D or the
-forward count, which read only the best. The variant walks only the other rows
-(:func:`needed_keys`): its figures are those of a whole solve, bit for bit, and
-its ``holds.parquet`` keeps only the rows walked (marked ``bounded_by``), so it
-serves no other solve as its stage A, and a query of another row is answered
-by the evaluator. On the real deck about a quarter of the rows are needed
-(docs/performance.md).
+A stage-A value (a hold against its dead cards, at a fa-hu bet F) is
+``V_F = (step-11 terms + G_F) / N`` with ``G_F = sum_c w_c max(0, gain_c)``
+over the communities c, ``N = C(left, 4) C(left - 4, 2)`` and, by the closed
+form of :mod:`solver.staged.holds`,
+``gain_c = c_F u_c + F y(z_c)``, ``u = W + Wf``, ``z = W p1 + Wf pf1 - C(left - 4, 2)``,
+``c_F = ting_ante + F ting_fa + 1 + F``, ``y(z) = z m_max`` above 0 and
+``z m_min`` below. Each ting win payout (:data:`MONOTONE_PAYOUTS`) moves
+``gain_c`` by at most its change times the community's win counts, and the
+largest ting multiple by at most its change times ``z+ <= W p1 + Wf pf1``, so
+a finished solve of other ting payouts or a larger or smaller largest multiple
+bounds the variant's values row by row:
+
+* rising payouts add at most ``dc_F (S_W + S_Wf) + F m_max (dp1 S_W + dpf1 S_Wf)``
+  (and ``F dm (p1 S_W + pf1 S_Wf)`` for the multiple; ``m_max``, ``p1``, ``pf1``
+  the larger of the two) to ``G_F``, with ``S_W = sum_c w_c W_c`` and ``S_Wf`` the solve's ting wins
+  (:data:`solver.staged.holds.WINS_COLUMNS`, over its live communities), plus
+  the same of the communities the variant's payouts make live and the solve's
+  did not, at their counts with no dead card (each hold's, from the column
+  store): no dead set can raise a count;
+* falling payouts take at most as much off (no community can gain from them);
+* ``V`` never falls as a payout or the largest multiple rises, so a solve below
+  bounds from below and one above from above.
+
+With two solves, one on each side (:func:`brackets`), each side's bound is the
+tighter of the two. Stage B keeps each post-draw state's best hold, so a row
+whose upper bound falls short of the state's best lower bound (or of folding)
+in every state that holds it can be no state's best, and its value is never
+read by stages B-D or the forward count, which read only the best. The variant
+walks only the other rows (:func:`needed_keys`): its figures are those of a
+whole solve, bit for bit, and its ``holds.parquet`` keeps only the rows walked
+(marked ``bounded_by``), so it serves no other solve as its stage A, and a
+query of another row is answered by the evaluator.
 """
 
 from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from solver.game.cards import DeckGeometry
 from solver.game.config import GameConfig, config_from_dict
+from solver.staged.holds import TingConstants
 
 MONOTONE_PAYOUTS = ("ting_hu_ante", "ting_hu_fa", "ting_hu", "ting_hu_flush")
-"""The payouts of a won ting bet: a stage-A value never falls as any of them rises."""
+"""The payouts of a won ting bet: a stage-A value never falls as any of them rises, nor as the largest ting
+multiple does (:func:`monotone`)."""
 
 FOLD = -1.0
 """Folding at the fa-hu decision: stage A's values count T and F, not the double-down."""
@@ -36,18 +58,39 @@ FOLD = -1.0
 STATES_AT_ONCE = 1 << 20
 """Post-draw states whose bounds are compared at once (about 300 bytes each)."""
 
+ROWS_AT_ONCE = 1 << 21
+"""Stage-A rows bounded at once (about 150 bytes each)."""
+
+TOLERANCE = 1e-9
+"""Slack for rounding in the bounds (values are of order 1; their sums are exact to about 1e-15)."""
+
+
+def monotone(config: GameConfig) -> dict[str, float]:
+    """What a stage-A value never falls as it rises: :data:`MONOTONE_PAYOUTS` and the largest ting multiple
+    (the best bet of a community whose ting bet wins on average; the middle multiples are never best)."""
+    return {**{key: getattr(config, key) for key in MONOTONE_PAYOUTS},
+            "largest_multiple": max(config.ting_hu_multiples)}
+
 
 def brackets(low: GameConfig, config: GameConfig, high: GameConfig) -> bool:
-    """Whether ``low`` and ``high`` differ from ``config`` only in :data:`MONOTONE_PAYOUTS`, ``low``'s at most
+    """Whether ``low`` and ``high`` differ from ``config`` only in what is :func:`monotone`, ``low``'s at most
     and ``high``'s at least ``config``'s."""
-    same = {key: getattr(config, key) for key in MONOTONE_PAYOUTS}
-    return (replace(low, **same) == config and replace(high, **same) == config
-            and all(getattr(low, k) <= getattr(config, k) <= getattr(high, k) for k in MONOTONE_PAYOUTS))
+    return near(low, config) and near(high, config) and \
+        all(monotone(low)[k] <= monotone(config)[k] <= monotone(high)[k] for k in monotone(config))
+
+
+def near(solved: GameConfig, config: GameConfig) -> bool:
+    """Whether ``solved`` differs from ``config`` at most in what is :func:`monotone` (the ting win payouts,
+    the ting multiples but the smallest): its values bound ``config``'s."""
+    same = {key: getattr(config, key) for key in (*MONOTONE_PAYOUTS, "ting_hu_multiples")}
+    return replace(solved, **same) == config and min(solved.ting_hu_multiples) == min(config.ting_hu_multiples)
 
 
 def whole_stage_a(directory: Path) -> GameConfig | None:
-    """The configuration of a finished main-game solve in ``directory`` whose ``holds.parquet`` has every row,
-    or None."""
+    """The configuration of a finished main-game solve in ``directory`` whose ``holds.parquet`` has every row
+    and the ting wins, or None."""
+    import pyarrow.parquet as pq
+
     from solver import __version__
     from solver.tables.files import FORMAT, bounded_stage_a, read_manifest
 
@@ -59,59 +102,153 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
             or bounded_stage_a(directory):
         return None
     try:
+        if "ting_wins" not in pq.read_schema(directory / "holds.parquet").names:  # written before the wins
+            return None
         return config_from_dict(tomllib.loads(found["config"]))
     except (OSError, ValueError, KeyError, TypeError):  # unreadable (InputError is a ValueError): bounds nothing
         return None
 
 
-def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> tuple[Path, Path] | None:
-    """Two finished solves among ``root``'s directories that bound ``config`` (:func:`brackets`): the highest
-    below it and the lowest above it (by the sum of their ting payouts), or None."""
-    lows, highs = [], []
+def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> tuple[Path, ...] | None:
+    """Finished solves among ``root``'s directories that bound ``config`` (:func:`near`): the nearest below it
+    and the nearest above it (:func:`brackets`) where there are such, else the nearest other; or None."""
+    lows, highs, others = [], [], []
     for manifest in sorted(root.glob("*/manifest.json")):
         directory = manifest.parent
         aside = ".replaced-" in directory.name  # moved aside by --force: another solve's, kept for the record
         found = None if directory == exclude or aside else whole_stage_a(directory)
-        if found is None or found == config:
+        if found is None or found == config or not near(found, config):
             continue
-        total = sum(getattr(found, k) for k in MONOTONE_PAYOUTS)
-        if brackets(found, config, config):
-            lows.append((total, str(directory)))
-        elif brackets(config, config, found):
-            highs.append((-total, str(directory)))
-    if not lows or not highs:
-        return None
-    return Path(max(lows)[1]), Path(max(highs)[1])
+        gaps = [monotone(found)[k] - monotone(config)[k] for k in monotone(config)]
+        candidate = (sum(abs(g) for g in gaps), str(directory))
+        (lows if max(gaps) <= 0 else highs if min(gaps) >= 0 else others).append(candidate)
+    chosen = [min(side)[1] for side in (lows, highs) if side]
+    if not chosen and others:
+        chosen = [min(others)[1]]
+    return tuple(Path(d) for d in chosen) or None
 
 
-def needed_keys(low: Path, high: Path, holds: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The sorted stage-A keys a variant bounded by the solves ``low`` and ``high`` must walk, from every
-    post-draw state's number of holds and stage-A rows (``holds``, ``rows``: the column store's)."""
-    import pyarrow.parquet as pq
-
-    from solver.staged.chunks import as_array
-
-    tables = [pq.read_table(d / "holds.parquet", columns=["key", "evs"]) for d in (low, high)]
-    keys = as_array(tables[0]["key"])
-    if not np.array_equal(keys, as_array(tables[1]["key"])):
-        raise ValueError(f"{low} and {high} hold different stage-A rows")
-    v_low, v_high = (as_array(t["evs"]).max(axis=1) for t in tables)
+def needed_keys(config: GameConfig, bounds: Sequence[Path], holds: np.ndarray, rows: np.ndarray,
+                store: Path) -> np.ndarray:
+    """The sorted stage-A keys a variant of ``config`` bounded by the solves ``bounds`` must walk, from every
+    post-draw state's number of holds and stage-A rows (``holds``, ``rows``: the column store's), and the
+    payout-free columns in ``store``."""
+    keys, low, high = _row_bounds(config, bounds, store)
     needed = np.zeros(len(keys), bool)
     for start in range(0, len(holds), STATES_AT_ONCE):
         n = np.asarray(holds[start:start + STATES_AT_ONCE])
         present = np.arange(rows.shape[1])[None, :] < n[:, None]
         read = np.where(present, rows[start:start + STATES_AT_ONCE], 0)
-        floor = np.maximum(np.where(present, v_low[read], -np.inf).max(axis=1), FOLD)
-        needed[read[present & (v_high[read] >= floor[:, None] - 1e-9)]] = True
+        floor = np.maximum(np.where(present, low[read], -np.inf).max(axis=1), FOLD)
+        needed[read[present & (high[read] >= floor[:, None] - TOLERANCE)]] = True
     return keys[needed]
 
 
-def describe_bounds(low: Path, high: Path) -> str:
+def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stage A's keys and, per row, bounds on the variant's value at its best fa-hu bet: the tightest that
+    the solves ``bounds`` give."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from solver.staged.chunks import as_array
+
+    keys, low, high = None, None, None
+    for directory in bounds:
+        solved = config_from_dict(tomllib.loads(json.loads((directory / "manifest.json").read_text())["config"]))
+        slopes = _Slopes(solved, config, store)
+        batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE,
+                                                                          columns=["key", "evs", "ting_wins"])
+        parts = [slopes.bounds(*(as_array(part[name]) for name in ("key", "evs", "ting_wins")))
+                 for part in map(pa.Table.from_batches, ([b] for b in batches))]
+        found = np.concatenate([p[0] for p in parts])
+        if keys is None:
+            keys, low, high = found, np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+            continue
+        if not np.array_equal(keys, found):
+            raise ValueError(f"{bounds[0]} and {directory} hold different stage-A rows")
+        np.maximum(low, np.concatenate([p[1] for p in parts]), out=low)
+        np.minimum(high, np.concatenate([p[2] for p in parts]), out=high)
+    return keys, low, high
+
+
+class _Slopes:
+    """How far a solve of ``solved``'s payouts can be from ``config``'s, row by row (the module's notes)."""
+
+    def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
+        self.config, self.store = config, store
+        self.solved, self.variant = TingConstants.of(solved), TingConstants.of(config)
+        d = {k: monotone(config)[k] - monotone(solved)[k] for k in monotone(config)}
+        up, down = ({k: max(s * v, 0.0) for k, v in d.items()} for s in (1.0, -1.0))
+        self.up, self.down = self._coefficients(up), self._coefficients(down)
+        self.rises = any(v > 0 for v in up.values())
+        self.extra: dict[int, np.ndarray] = {}  # per hold: the ting wins of communities newly live
+
+    def _coefficients(self, change: dict[str, float]) -> np.ndarray:
+        """Per fa-hu bet F, what a community's gain moves by at most per unit of W and of Wf, one side's
+        ``change`` (each :func:`monotone` quantity's, that way) made: ``c_F`` moves ``u = W + Wf``; ``y`` moves
+        by at most ``m dz + dm z+``, with ``m`` and ``z+ <= W p1 + Wf pf1`` at the larger payouts."""
+        f = self.variant.fa_bets
+        m = max(self.variant.m_max, self.solved.m_max)
+        p = {"ting_hu": max(self.variant.p1, self.solved.p1), "ting_hu_flush": max(self.variant.pf1, self.solved.pf1)}
+        return np.stack([change["ting_hu_ante"] + f * change["ting_hu_fa"]
+                         + f * (m * change[k] + change["largest_multiple"] * p[k]) for k in p], axis=1)
+
+    def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``keys``, and the lower and upper bounds of those rows' values at their best fa-hu bet."""
+        geometry = self.config.geometry
+        base = geometry.n_types
+        norm = _completions(keys, geometry)
+        low = (evs - wins @ self.down.T / norm[:, None]).max(axis=1)
+        hold_codes = keys // base**4
+        extra = np.zeros_like(wins)
+        if self.rises:
+            codes, first = np.unique(hold_codes, return_inverse=True)
+            extra = np.stack([self._new_wins(int(code)) for code in codes])[first]
+        high = (evs + (wins + extra) @ self.up.T / norm[:, None]).max(axis=1)
+        return keys, low, high
+
+    def _new_wins(self, code: int) -> np.ndarray:
+        """The ting wins, at no dead card, of the hold's communities the variant's payouts make live and the
+        solve's did not."""
+        if code not in self.extra:
+            from solver.staged.column_store import stored_counts
+
+            base = self.config.geometry.n_types
+            hold = tuple(code // base**p % base for p in (3, 2, 1, 0))
+            w0, q0, pool = stored_counts(hold, self.config, self.store)
+            new = _live(q0, pool, self.variant) & ~_live(q0, pool, self.solved)
+            self.extra = {code: (w0[new] * q0[:, new]).sum(axis=1)}  # rows come hold by hold
+        return self.extra[code]
+
+
+def _live(q0: np.ndarray, pool: np.ndarray, constants: TingConstants) -> np.ndarray:
+    """Which communities (their W and Wf with no dead card, ``q0``; the hold's suited ``pool``) the payouts of
+    ``constants`` leave live."""
+    from solver.staged.holds import _fewest_completions, _live_mask
+
+    mask = np.empty(q0.shape[1], np.bool_)
+    _live_mask(q0, constants.p1, constants.pf1, _fewest_completions(pool), constants.m_min, constants.m_max,
+               constants.fa_bets, constants.c, mask)
+    return mask
+
+
+def _completions(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
+    """Each stage-A row's ``C(left, 4) C(left - 4, 2)``: the four- and two-card community draws its values
+    are over."""
+    from solver.staged.forward import decode_rows
+
+    hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
+    pool = int(geometry.full_counts()[:geometry.n_suited].sum())
+    left = (pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)).astype(float)
+    return left * (left - 1) * (left - 2) * (left - 3) / 24.0 * (left - 4) * (left - 5) / 2.0
+
+
+def describe_bounds(bounds: Sequence[Path]) -> str:
     """The bounds as recorded in a bounded solve's chunk and table metadata."""
-    return json.dumps([str(low), str(high)])
+    return json.dumps([str(b) for b in bounds])
 
 
-def recorded_bounds(text: str) -> tuple[Path, Path]:
+def recorded_bounds(text: str) -> tuple[Path, ...]:
     """The bounds :func:`describe_bounds` recorded."""
-    low, high = json.loads(text)
-    return Path(low), Path(high)
+    return tuple(Path(b) for b in json.loads(text))

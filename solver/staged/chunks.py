@@ -49,8 +49,8 @@ class SolveJob:
     """The folder of stage A's payout-free columns, when the solve reads them from a store
     (:mod:`solver.staged.column_store`)."""
     bounds: str = ""
-    """For a variant between two solved ones (:mod:`solver.staged.bounds`): the two, as recorded; stage A
-    then walks only the keys saved in ``chunks/holds-needed.npy``."""
+    """For a variant bounded by solves of other ting payouts (:mod:`solver.staged.bounds`): those, as
+    recorded; stage A then walks only the keys saved in ``chunks/holds-needed.npy``."""
 
     def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,
                 also: tuple[TingConstants, ...] = ()) -> HoldColumns:

@@ -63,18 +63,36 @@ def store_folder(config: GameConfig, root: Path | None = None) -> Path:
 
 
 def stored_columns(hold: tuple[int, ...], config: GameConfig, constants: TingConstants, folder: Path,
-                   bonus_sums: bool = False, also: tuple[TingConstants, ...] = ()) -> HoldColumns:
+                   bonus_sums: bool = False, also: tuple[TingConstants, ...] = (), free: bool = False) -> HoldColumns:
     """``hold_columns`` of the hold class ``hold`` (its cards), from its payout-free columns in the store
     ``folder`` (:func:`store_folder`; built and stored when absent): the same arrays as
     ``hold_columns(counts_of(hold), config, constants, bonus_sums)``; with ``also``, the communities those
-    payouts leave live are kept too (variants walked together)."""
+    payouts leave live are kept too (variants walked together); ``free``: the payout-free columns
+    themselves."""
     path = folder / f"{'-'.join(map(str, hold))}.npz"
-    free = _read(path, hold, config)
-    if free is None:
-        free = hold_columns(counts_of(hold, config.geometry), config, constants, prune=False)
-        _write(path, free)
-    columns = live_columns(free, constants, *also)
+    payout_free = _read(path, hold, config)
+    if payout_free is None:
+        payout_free = hold_columns(counts_of(hold, config.geometry), config, constants, prune=False)
+        _write(path, payout_free)
+    if free:
+        return payout_free
+    columns = live_columns(payout_free, constants, *also)
     return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
+
+
+def stored_counts(hold: tuple[int, ...], config: GameConfig, folder: Path
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of the hold class ``hold``'s payout-free columns in the store ``folder`` (built and stored when absent),
+    only each community's combinations ``w0`` and win counts ``q0``, with the hold's suited pool: a small part
+    of its file."""
+    try:
+        with np.load(folder / f"{'-'.join(map(str, hold))}.npz") as data:
+            w0, q0 = _unpacked(data, "w0"), _unpacked(data, "q0")
+        pool = (config.geometry.full_counts() - counts_of(hold, config.geometry))[:config.geometry.n_suited]
+        return w0, q0, pool
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, pa.ArrowException):
+        free = stored_columns(hold, config, TingConstants.of(config), folder, free=True)
+        return free.w0, free.q0, free.pool
 
 
 def _write(path: Path, columns: HoldColumns) -> None:

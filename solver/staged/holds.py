@@ -81,7 +81,8 @@ LEVELS = 4
 #: ``_walk`` output columns of the values mode: the value of each fa-hu bet, then the value of the
 #: smallest F with only the smallest ting multiple (the ``minimum-bets`` restriction); then what they
 #: are priced from (:func:`price`): the step-11 hu and flush-hu communities and the ting gains of each
-#: F and of the minimum bets, none of which read the step-11 payouts.
+#: F and of the minimum bets, none of which read the step-11 payouts; then the ting wins
+#: (:data:`WINS_COLUMNS`).
 #: Tracking mode columns (exact counts, per C(left, 4) four-card and C(left - 4, 2) last-two draws):
 TRACK_COLUMNS = ("fa_hu", "fa_hu_flush", "fold_ting", "small_bets", "small_hu", "small_flush",
                  "large_bets", "large_hu", "large_flush", "bonus_net")
@@ -89,6 +90,12 @@ TRACK_COLUMNS = ("fa_hu", "fa_hu_flush", "fold_ting", "small_bets", "small_hu", 
 ``fold_ting``: those folded at the ting (times C(left - 4, 2)); ``small_bets``: communities betting the
 smallest G (times C(left - 4, 2)); ``small_hu``, ``small_flush``: their winning completions; ``large_*``
 likewise for the largest G; ``bonus_net``: the summed bonus net of the paths that settle the bonus."""
+
+#: The last two columns of a values row: ``sum w * W`` and ``sum w * Wf`` over the live communities (the
+#: ones a ting bet can beat folding at under some dead set), in the units of the ting gains. How fast
+#: a value can change with a ting win payout: what bounds a variant by a solve of other ting payouts
+#: (:mod:`solver.staged.bounds`).
+WINS_COLUMNS = 2
 
 
 @dataclass(frozen=True)
@@ -574,7 +581,8 @@ def _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_
 def _leaf_values(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
                  t2, p1, pf1, m_min, m_max, c0, f0, c1, f1, bonus_bet):
     """Summed weight times ting gain over the live communities, for two fa-hu bets (``c0``, ``f0``;
-    ``c1``, ``f1``) and for the first with only the smallest ting multiple."""
+    ``c1``, ``f1``) and for the first with only the smallest ting multiple; then the summed weight times W
+    and times Wf (:data:`WINS_COLUMNS`)."""
     # each inlined copy sees ``with_bonus`` as a constant, so the one without drops the bonus terms (a tenth
     # of the leaf's time, benchmark_ting_leaf.py)
     if with_bonus:
@@ -591,6 +599,8 @@ def _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_b
     acc0 = 0.0
     acc1 = 0.0
     acc_min = 0.0
+    acc_win = 0.0
+    acc_flush = 0.0
     for i in range(w_par.shape[0]):
         w, win, flush, bonus = _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus,
                                         a_col, inv_n, with_bonus)
@@ -603,7 +613,9 @@ def _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_b
         acc0 += w * max(gain0, 0.0)
         acc1 += w * max(gain1, 0.0)
         acc_min += w * max(gain_min, 0.0)
-    return acc0, acc1, acc_min
+        acc_win += w * win
+        acc_flush += w * flush
+    return acc0, acc1, acc_min, acc_win, acc_flush
 
 
 @kernel(inline="always")
@@ -624,6 +636,29 @@ def _leaf_inputs(w_par, q_par, lin_hu, lin_flush, corr_level, a_col, inv_n, out)
     for i in range(w_par.shape[0]):
         out[0, i], out[1, i], out[2, i], _ = _at_leaf(i, w_par, q_par, no_bonus, lin_hu, lin_flush, no_bonus,
                                                       corr_level, no_bonus, a_col, inv_n, False)
+
+
+@kernel(fastmath=_FAST, nogil=True)
+def _buffered_wins(inputs):
+    """The ting wins (:data:`WINS_COLUMNS`) of every community :func:`_leaf_inputs` wrote."""
+    acc_win = 0.0
+    acc_flush = 0.0
+    for i in range(inputs.shape[1]):
+        acc_win += inputs[0, i] * inputs[1, i]
+        acc_flush += inputs[0, i] * inputs[2, i]
+    return acc_win, acc_flush
+
+
+@kernel(inline="always")
+def _own_wins(inputs, union_win, union_flush, excluded, n_excluded, wins):
+    """A variant's ting wins into ``wins``: those of every community written less those of the ones its
+    payouts leave out (``excluded[:n_excluded]``). Exact integers: the same as summing its own."""
+    for k in range(n_excluded):
+        i = excluded[k]
+        union_win -= inputs[0, i] * inputs[1, i]
+        union_flush -= inputs[0, i] * inputs[2, i]
+    wins[0] = union_win
+    wins[1] = union_flush
 
 
 @kernel(fastmath=_FAST, nogil=True)
@@ -756,16 +791,17 @@ def _write_tracked(row, s11_hu, s11_flush, rest, t2, sums):
 
 @kernel(nogil=True)
 def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet,
-          track_min, tracking, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, bonus_bet, coef_table, base,
-          out):
+          track_min, tracking, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded,
+          bonus_bet, coef_table, base, out):
     """Value (or, ``tracking``, count the outcomes of) one hold against each dead set of ``dead_rows``.
 
     ``dead_rows``: sorted rows of four type indices, jokers (index ``n_suited``) last, in increasing
     order, so that consecutive rows share the walk's nodes. The payouts come per variant (the first axis
     of ``fa_bets`` to ``m_max``, and of ``out``: several variants of the ting payouts and bet sizes, with
-    no bonus bet, share each leaf's weights, W and Wf). Values: ``out[k, r]`` as :func:`walk` returns
-    them. Tracking (one variant): ``out[0, r]`` holds :data:`TRACK_COLUMNS` for bet ``track_bet[r]``
-    (only the smallest ting multiple when ``track_min[r]``).
+    no bonus bet, share each leaf's weights, W and Wf; ``excluded[k, :n_excluded[k]]``: the communities
+    variant k's payouts leave out). Values: ``out[k, r]`` as :func:`walk` returns them. Tracking (one
+    variant): ``out[0, r]`` holds :data:`TRACK_COLUMNS` for bet ``track_bet[r]`` (only the smallest ting
+    multiple when ``track_min[r]``).
     """
     n_suited = pool.shape[0]
     n = w0.shape[0]
@@ -823,12 +859,17 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
             rest = left * (left - 1) * (left - 2) * (left - 3) / 24.0 - s11_hu - s11_flush
             _write_tracked(out[0, r], s11_hu, s11_flush, rest, t2, sums)
             continue
+        union_win, union_flush = 0.0, 0.0
         if out.shape[0] > 1:
             _leaf_inputs(w_lv[parent], q_lv[parent], lin_hu, lin_flush, corr_level, a_col, inv_n, inputs)
+            union_win, union_flush = _buffered_wins(inputs)
         for v in range(out.shape[0]):
             _leaf_row(out[v, r], w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level,
                       corr_bonus, a_col, inv_n, with_bonus, inputs, t2, p1[v], pf1[v], m_min[v], m_max[v], c_fa[v],
                       fa_bets[v], bonus_bet)
+            if out.shape[0] > 1:
+                _own_wins(inputs, union_win, union_flush, excluded[v], n_excluded[v],
+                          out[v, r, 2 * fa_bets.shape[1] + 4:])
             out[v, r, fa_bets.shape[1] + 1] = s11_hu
             out[v, r, fa_bets.shape[1] + 2] = s11_flush
             _priced_row(out[v, r], left, fa_bets[v], hu_pays[v], flush_pays[v])
@@ -837,17 +878,18 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
 @kernel(inline="always")
 def _leaf_row(row, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
               inputs, t2, p1, pf1, m_min, m_max, c_fa, fa_bets, bonus_bet):
-    """A values row's ting gains (``row[n_bets + 3:]``) at one leaf, for one variant's payouts: by the fused
-    leaf, or from the ``inputs`` :func:`_leaf_inputs` wrote when several variants share the leaf."""
+    """A values row's ting gains (``row[n_bets + 3:2 * n_bets + 4]``) at one leaf, for one variant's payouts:
+    by the fused leaf, with the ting wins after them, or from the ``inputs`` :func:`_leaf_inputs` wrote when
+    several variants share the leaf (the caller writes the wins)."""
     n_bets = fa_bets.shape[0]
-    gains = row[n_bets + 3:]
+    gains = row[n_bets + 3:2 * n_bets + 4]
     for b0 in range(0, n_bets, 2):
         b1 = min(b0 + 1, n_bets - 1)
         if inputs.shape[1] > 0:
             gains[b0], gains[b1], acc_min = _buffered_values(inputs, t2, p1, pf1, m_min, m_max, c_fa[b0],
                                                              fa_bets[b0], c_fa[b1], fa_bets[b1])
         else:
-            gains[b0], gains[b1], acc_min = _leaf_values(
+            gains[b0], gains[b1], acc_min, row[2 * n_bets + 4], row[2 * n_bets + 5] = _leaf_values(
                 w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
                 t2, p1, pf1, m_min, m_max, c_fa[b0], fa_bets[b0], c_fa[b1], fa_bets[b1], bonus_bet)
         if b0 == 0:
@@ -929,7 +971,7 @@ def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, var
     geometry = config.geometry
     rows = np.ascontiguousarray(dead_rows, dtype=np.int64)
     tracking = track_bet is not None
-    n_out = len(TRACK_COLUMNS) if tracking else 2 * len(variants[0].fa_bets) + 4
+    n_out = len(TRACK_COLUMNS) if tracking else 2 * len(variants[0].fa_bets) + 4 + WINS_COLUMNS
     track_bet = np.zeros(0) if track_bet is None else track_bet
     track_min = np.zeros(len(track_bet)) if track_min is None else track_min
     out = np.empty((len(variants), len(rows), n_out))
@@ -938,9 +980,27 @@ def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, var
         return np.ascontiguousarray([getattr(k, name) for k in variants], dtype=np.float64)
 
     c = columns
+    excluded, n_excluded = _left_out(columns, variants)
     _walk(c.acount, c.w0, c.q0, c.lin, c.qb, c.linb, c.pair_level, c.pair_bonus, c.g_hu, c.g_flush, c.pool, rows,
           np.ascontiguousarray(track_bet, dtype=np.int64), np.ascontiguousarray(track_min, dtype=np.bool_), tracking,
           stacked("fa_bets"), stacked("c"), stacked("step11_hu"), stacked("step11_flush"), stacked("p1"),
-          stacked("pf1"), stacked("m_min"), stacked("m_max"), variants[0].bonus_bet,
+          stacked("pf1"), stacked("m_min"), stacked("m_max"), excluded, n_excluded, variants[0].bonus_bet,
           binomial_table(geometry.copies_in_play), geometry.n_suited + 1, out)
     return out
+
+
+def _left_out(columns: HoldColumns, variants: list[TingConstants]) -> tuple[np.ndarray, np.ndarray]:
+    """For variants walked together (columns live under any of them), the communities each one's payouts
+    leave out (row k, its first ``n[k]`` entries), whose ting wins are not its own; nothing for one."""
+    if len(variants) == 1:
+        return np.zeros((1, 0), np.int64), np.zeros(1, np.int64)
+    pool = _fewest_completions(columns.pool)
+    left_out = []
+    for k in variants:
+        mask = np.empty(columns.n_live, np.bool_)
+        _live_mask(columns.q0, k.p1, k.pf1, pool, k.m_min, k.m_max, k.fa_bets, k.c, mask)
+        left_out.append(np.flatnonzero(~mask))
+    excluded = np.zeros((len(variants), max(len(x) for x in left_out)), np.int64)
+    for k, x in enumerate(left_out):
+        excluded[k, :len(x)] = x
+    return excluded, np.array([len(x) for x in left_out], np.int64)

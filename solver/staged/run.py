@@ -33,7 +33,7 @@ import sys
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -83,6 +83,7 @@ from solver.staged.forward import (
     sum_exact,
 )
 from solver.staged.holds import (
+    WINS_COLUMNS,
     TingConstants,
     price,
     sums_exact,
@@ -143,7 +144,7 @@ def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table
         if needed is not None:  # a bounded variant: the other rows' values stay unknown (NaN)
             walked = needed[np.minimum(np.searchsorted(needed, key), len(needed) - 1)] == key if len(needed) \
                 else np.zeros(len(key), bool)
-            value = np.full((1, len(dead), 2 * len(config.fa_hu_bets) + 4), np.nan)
+            value = np.full((1, len(dead), 2 * len(config.fa_hu_bets) + 4 + WINS_COLUMNS), np.nan)
             value[0, walked] = walk(columns, np.ascontiguousarray(dead[walked]), config, variants[0])
             values.append(value)
         else:
@@ -161,7 +162,8 @@ def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int) -> pa.Table:
     the EVs, and what they are priced from."""
     return pa.table({"key": keys, "evs": list_column(rows[:, :n_bets]), "ev_minimum_bets": rows[:, n_bets],
                      "step11": list_column(rows[:, n_bets + 1:n_bets + 3]),
-                     "ting_gains": list_column(rows[:, n_bets + 3:])})
+                     "ting_gains": list_column(rows[:, n_bets + 3:2 * n_bets + 4]),
+                     "ting_wins": list_column(rows[:, 2 * n_bets + 4:])})
 
 
 def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
@@ -224,13 +226,13 @@ def _repriced(solve: SolveJob, path: Path) -> Iterator[pa.Table]:
     step-11 payouts, through the walk's own pricing (:func:`solver.staged.holds.price`), so bit for bit
     what solving it would give; ``REPRICE_ROWS`` rows at a time."""
     source = pq.ParquetFile(path)
-    if "ting_gains" not in source.schema_arrow.names:
-        raise InputError(f"{path} predates the ting gains its step-11 payouts are priced from: solve it again")
+    if "ting_wins" not in source.schema_arrow.names:
+        raise InputError(f"{path} predates the ting wins a variant's stage A keeps: solve it again")
     geometry, n_bets = solve.config.geometry, solve.n_bets
     constants = TingConstants.of(solve.config, solve.objective.bonus)
     pool = int(geometry.full_counts()[:geometry.n_suited].sum())
     return (_priced_part(pa.Table.from_batches([batch]), pool, geometry, n_bets, constants)
-            for batch in source.iter_batches(REPRICE_ROWS, columns=["key", "step11", "ting_gains"]))
+            for batch in source.iter_batches(REPRICE_ROWS, columns=["key", "step11", "ting_gains", "ting_wins"]))
 
 
 def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int, constants: TingConstants
@@ -239,9 +241,10 @@ def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int,
     keys = as_array(part["key"])
     hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
     left = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
-    rows = np.empty((len(keys), 2 * n_bets + 4))
+    rows = np.empty((len(keys), 2 * n_bets + 4 + WINS_COLUMNS))
     rows[:, n_bets + 1:n_bets + 3] = as_array(part["step11"])
-    rows[:, n_bets + 3:] = as_array(part["ting_gains"])
+    rows[:, n_bets + 3:2 * n_bets + 4] = as_array(part["ting_gains"])
+    rows[:, 2 * n_bets + 4:] = as_array(part["ting_wins"])
     price(rows, left, constants)
     return _holds_table(keys, rows, n_bets)
 
@@ -579,7 +582,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
           restriction: str = "optimal", chart: Policy | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
           holds_from: Path | str | None = None, column_store: bool | Path = False, index: bool = True,
-          bounds: tuple[Path, Path] | None = None) -> Summary:
+          bounds: Sequence[Path] | None = None) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
     Finished chunks already in the directory are kept (a killed solve
@@ -598,8 +601,8 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     same tables, and a later solve of the same deck (a paytable variant of the
     ting payouts or bet sizes) builds none. ``index``: build the index that
     ``best --tables`` reads now (otherwise the first such query builds it).
-    ``bounds``: two finished solves that bound this one's ting payouts
-    (:func:`solver.staged.bounds.brackets`); with a column store that keeps
+    ``bounds``: one or two finished solves that differ from this one only in
+    the ting win payouts (:func:`solver.staged.bounds.find_bounds`); with a column store that keeps
     stage B's rows, stage A walks only the rows that can be a state's best
     (:mod:`solver.staged.bounds`): the same figures, a partial ``holds.parquet``.
     Returns the game's summary, also written to ``summary.parquet``.
@@ -620,7 +623,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             return load_summary(directory, config)
         store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
         # only the optimal strategy reads nothing but each state's best (a restriction or a chart reads others)
-        bounded = _bounded(directory, bounds, store) if source is None and objective == Objective() else ""
+        bounded = _bounded(config, directory, bounds, store) if source is None and objective == Objective() else ""
         summary = _solve(SolveJob(config, objective, directory, store, bounded), source, start, n_jobs, backend,
                          scheduler, quiet)
         if index:
@@ -630,7 +633,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
         return summary
 
 
-def _bounded(directory: Path, bounds: tuple[Path, Path] | None, store: Path | None) -> str:
+def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None, store: Path | None) -> str:
     """The bounds as recorded, with the keys stage A must walk saved in ``chunks/holds-needed.npy`` (kept
     from an earlier run with the same bounds), or "" when stage A walks every row: no bounds, no stage-B
     rows in the store, or stage A already merged."""
@@ -640,15 +643,37 @@ def _bounded(directory: Path, bounds: tuple[Path, Path] | None, store: Path | No
     rows = stored_rows(store, "draws")
     if rows is None:
         return ""
-    recorded = describe_bounds(*(Path(b).absolute() for b in bounds))
+    bounds = [Path(b).absolute() for b in bounds]
+    recorded = describe_bounds(bounds)
     path, note = directory / "chunks" / "holds-needed.npy", directory / "chunks" / "holds-needed.json"
     if not (path.exists() and note.exists() and note.read_text() == recorded):
         note.unlink(missing_ok=True)
-        keys = needed_keys(Path(bounds[0]), Path(bounds[1]), rows["holds"], rows["rows"])
+        keys = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
         save_stage_arrays(directory, "holds", {"needed": keys})
         with written_atomically(note) as tmp:
             tmp.write_text(recorded)
     return recorded
+
+
+def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], column_store: bool | Path = True
+                  ) -> float | None:
+    """Prepare a variant's directory and find the stage-A rows that ``bounds`` leave it to walk (saved in its
+    chunks, where its solve with the same bounds reads them): their share of stage A's rows, or None when
+    the store keeps no stage-B rows to bound by (nothing saved)."""
+    directory = usable_directory(Path(directory)).absolute()
+    store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
+    with solve_lock(directory):
+        prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
+        if not _bounded(config, directory, bounds, store):
+            return None
+    rows = pq.ParquetFile(Path(bounds[0]) / "holds.parquet").metadata.num_rows
+    return len(np.load(directory / "chunks" / "holds-needed.npy", mmap_mode="r")) / rows
+
+
+def forget_bounds(directory: Path) -> None:
+    """Drop the rows :func:`bounded_share` saved: the variant's solve then walks stage A whole."""
+    for name in ("holds-needed.json", "holds-needed.npy"):
+        (Path(directory) / "chunks" / name).unlink(missing_ok=True)
 
 
 def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs: int = -1, backend: str = "loky",
