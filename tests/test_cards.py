@@ -3,8 +3,9 @@ import pytest
 
 from solver.errors import InputError
 from solver.game.cards import DeckGeometry, cards_of, check_available, check_count, counts_of, format_cards, parse_cards
+from solver.game.config import GameConfig
 
-G = DeckGeometry()
+G = GameConfig().geometry
 
 
 def test_parse_and_format_round_trip() -> None:
@@ -24,7 +25,7 @@ def test_counts_round_trip() -> None:
 
 def test_deck_sizes() -> None:
     assert G.size == 82 and G.n_types == 28
-    two = DeckGeometry(copies_in_play=6, jokers_in_play=2)
+    two = GameConfig(decks=2).geometry
     assert two.size == 164
     assert DeckGeometry(suits=2, ranks=4, copies_in_play=2, jokers_in_play=1).size == 17
     assert np.array_equal(G.full_counts(), [3] * 27 + [1])

@@ -7,11 +7,12 @@ import pytest
 
 from solver.game.cards import DeckGeometry, counts_of, parse_cards
 from solver.game.combinatorics import multisets
+from solver.game.config import GameConfig
 from solver.game.hu import HuLevel, _suit_needs, hu_level, hu_level_with_hand, hu_levels
 from tests.naive import naive_level, naive_suit_needs
 
-G = DeckGeometry()
-TWO_JOKERS = DeckGeometry(copies_in_play=6, jokers_in_play=2)
+G = GameConfig().geometry
+TWO_JOKERS = GameConfig(decks=2).geometry
 
 
 def level(text: str, geometry: DeckGeometry = G) -> HuLevel:

@@ -13,6 +13,7 @@ import pytest
 
 from solver.game.cards import DeckGeometry
 from solver.game.combinatorics import multisets, remove_cards, submultisets
+from solver.game.config import GameConfig
 from solver.game.symmetry import (
     apply,
     canonical,
@@ -27,7 +28,7 @@ from solver.game.symmetry_kernels import _canonical_key, canonical_keys, pattern
 from solver.staged.classes import extensions, group_classes
 from solver.staged.run import deal_discards
 
-REAL = DeckGeometry()
+REAL = GameConfig().geometry
 MINI = DeckGeometry(suits=2, ranks=4, copies_in_play=2, jokers_in_play=1)
 
 
@@ -35,7 +36,7 @@ def _deck(geometry: DeckGeometry) -> list[int]:
     return geometry.cards()
 
 
-@pytest.mark.parametrize("geometry, size", [(REAL, 48), (MINI, 8), (DeckGeometry(suits=1, ranks=5), 2)])
+@pytest.mark.parametrize("geometry, size", [(REAL, 48), (MINI, 8), (GameConfig(suits=1, ranks=5).geometry, 2)])
 def test_the_group(geometry: DeckGeometry, size: int) -> None:
     """suits! x 2^suits distinct relabellings, closed under composition, the joker fixed."""
     maps = relabellings(geometry)
@@ -54,7 +55,7 @@ def test_reversing_one_suit_keeps_runs_pairs_and_flushes() -> None:
     assert apply(flip_m, (6, 7, 8, 13, 13)) == (0, 1, 2, 13, 13)
 
 
-@pytest.mark.parametrize("geometry", [REAL, MINI, DeckGeometry(copies_in_play=6, jokers_in_play=2)])
+@pytest.mark.parametrize("geometry", [REAL, MINI, GameConfig(decks=2).geometry])
 def test_canonical_forms_agree_and_are_invariant(geometry: DeckGeometry) -> None:
     """Every relabelling of a state has the same canonical form; the plain-Python and compiled forms
     agree; the returned relabelling maps the state onto it."""
@@ -74,8 +75,8 @@ def test_canonical_forms_agree_and_are_invariant(geometry: DeckGeometry) -> None
         assert decode(geometry, key, 6, 2) == (c_hand, c_dead)
 
 
-@pytest.mark.parametrize("geometry", [REAL, MINI, DeckGeometry(suits=1, ranks=5),
-                                      DeckGeometry(copies_in_play=6, jokers_in_play=2)])
+@pytest.mark.parametrize("geometry", [REAL, MINI, GameConfig(suits=1, ranks=5).geometry,
+                                      GameConfig(decks=2).geometry])
 def test_the_key_from_cards_equals_the_key_from_counts(geometry: DeckGeometry) -> None:
     """The solve keys most states from their cards, in any order (:func:`canonical_keys`, stages B and
     C), and enumerates classes from count vectors: both give every state the same key."""
@@ -144,7 +145,8 @@ def test_deal_class_weights_sum_to_all_deals() -> None:
     assert set(orbit_sizes) <= {encode(REAL, tuple(h)) for h in hands}
 
 
-@pytest.mark.parametrize("geometry", [REAL, MINI, DeckGeometry(suits=1, ranks=5)], ids=["real", "mini", "one-suit"])
+@pytest.mark.parametrize("geometry", [REAL, MINI, GameConfig(suits=1, ranks=5).geometry],
+                         ids=["real", "mini", "one-suit"])
 def test_deal_discards_are_each_hands_distinct_pairs_in_order(geometry: DeckGeometry) -> None:
     """Stage D's discards of every deal class, taken at once: each hand's distinct two-card sub-multisets in
     lexicographic order and what each keeps, as listed one hand at a time (the real deck: every 17th class)."""

@@ -25,19 +25,17 @@ JOKER_LETTER = "J"
 
 @dataclass(frozen=True)
 class DeckGeometry:
-    """Shape of the deck: the real game is 3 suits x 9 ranks x 3 copies + 1 joker, per deck.
-
-    Tests shrink it (e.g. 2 suits x 4 ranks) so that a plain game-tree
-    enumeration is feasible. The deck in play may be several decks shuffled
-    together: ``copies_in_play`` and ``jokers_in_play`` count over all of them
-    (the configuration's ``copies`` and ``jokers`` are per deck; see
-    :attr:`solver.game.config.GameConfig.geometry`).
+    """Shape of the deck in play, as a configuration's :attr:`~solver.game.config.GameConfig.geometry`
+    derives it (the configuration declares the deck: the real game's is 3 suits x 9 ranks x 3 copies + 1
+    joker, per deck). The deck in play may be several decks shuffled together: ``copies_in_play`` and
+    ``jokers_in_play`` count over all of them, where the configuration's ``copies`` and ``jokers`` are per
+    deck. Tests shrink it (e.g. 2 suits x 4 ranks) so that a plain game-tree enumeration is feasible.
     """
 
-    suits: int = 3
-    ranks: int = 9
-    copies_in_play: int = 3
-    jokers_in_play: int = 1
+    suits: int
+    ranks: int
+    copies_in_play: int
+    jokers_in_play: int
 
     @property
     def n_suited(self) -> int:
