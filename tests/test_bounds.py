@@ -147,6 +147,34 @@ def test_paytable_walks_together_the_variants_bounds_leave_too_much_of(tmp_path:
     assert rows[0].summary.ev_exact == whole.ev_exact and rows[0].summary.outcomes == whole.outcomes
 
 
+def test_a_variant_left_alone_by_finished_ones_keeps_its_bounds(tmp_path: Path, monkeypatch) -> None:
+    """A later run whose list holds finished variants: a new variant that would walk with them walks
+    bounded, since nothing walks with it."""
+    from solver.products import paytable
+    from solver.products.paytable import VariantSolver, paytable_rows
+
+    def variant_solver() -> VariantSolver:
+        return VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+
+    paytable_rows(SMALL, {"ting_hu": [1.25, 1.75]}, variant_solver())
+    monkeypatch.setattr(paytable, "BOUNDED_SHARE", 0.0)
+    rows = paytable_rows(SMALL, {"ting_hu": [1.25, 1.5]}, variant_solver())
+    assert read_metadata(Path(rows[1].summary.directory) / "holds.parquet").get("bounded_by")
+
+
+def test_a_stage_a_without_ting_wins_is_refused_as_a_source(solved: dict[str, Path], tmp_path: Path) -> None:
+    """A holds table written before the ting wins is read by no other solve (its own would lack them)."""
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(solved["low"], old)
+    table = pq.read_table(old / "holds.parquet")
+    pq.write_table(table.drop_columns(["ting_wins"]), old / "holds.parquet")
+    with pytest.raises(InputError, match="predates the ting wins"):
+        solve(replace(SMALL, ting_hu=1.25, tian_hu=4.0), tmp_path / "reads-old", holds_from=old, quiet=True)
+    assert not (tmp_path / "reads-old" / "manifest.json").exists()  # refused before the directory is made
+
+
 def test_a_chart_of_a_bounded_variant_is_refused(solved: dict[str, Path], capsys) -> None:
     from solver.cli import main
 

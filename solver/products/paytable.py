@@ -285,17 +285,15 @@ class VariantSolver:
         :data:`BOUNDED_SHARE` of the rows) together, in groups of at most :data:`WALKED_TOGETHER` that
         :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed once for
         the group. Their solves then find stage A done."""
-        from solver.staged.run import forget_bounds, walk_together
+        from solver.staged.run import walk_together
 
         walkers: dict[str, GameConfig] = {}
         bounded: set[str] = set()  # of the walkers, those a bound leaves more than BOUNDED_SHARE of stage A
-        seen: set[str] = set()  # a ting fingerprint's later variants read its first one's walk
         for config in configs:
             ting = config.ting_fingerprint()
-            if config.holds_fingerprint() in self._stage_a or ting in self._walks or ting in seen \
+            if config.holds_fingerprint() in self._stage_a or ting in self._walks or ting in walkers \
                     or not sums_exact(TingConstants.of(config), config.geometry):
-                continue
-            seen.add(ting)
+                continue  # a walker's other variants read its walk
             share = self._bounded_share(config)
             if share is None or share > BOUNDED_SHARE:
                 walkers[ting] = config
@@ -307,14 +305,10 @@ class VariantSolver:
         for group in groups.values():
             for start in range(0, len(group), WALKED_TOGETHER):
                 batch = group[start:start + WALKED_TOGETHER]
-                if len(batch) < 2:
-                    continue  # alone: walks bounded if it can
-                for config in batch:
-                    if config.ting_fingerprint() in bounded:
-                        forget_bounds(self.directory(config))
                 walk_together(batch, [self.directory(c) for c in batch], n_jobs=self.n_jobs, backend=self.backend,
                               scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store,
-                              progress=progress)
+                              progress=progress,
+                              unbound=[self.directory(c) for c in batch if c.ting_fingerprint() in bounded])
 
     def _bounded_share(self, config: GameConfig) -> float | None:
         """The share of stage A a variant's bounds leave it to walk (the rows found are kept for its solve), or

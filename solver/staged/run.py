@@ -226,8 +226,6 @@ def _repriced(solve: SolveJob, path: Path) -> Iterator[pa.Table]:
     step-11 payouts, through the walk's own pricing (:func:`solver.staged.holds.price`), so bit for bit
     what solving it would give; ``REPRICE_ROWS`` rows at a time."""
     source = pq.ParquetFile(path)
-    if "ting_wins" not in source.schema_arrow.names:
-        raise InputError(f"{path} predates the ting wins a variant's stage A keeps: solve it again")
     geometry, n_bets = solve.config.geometry, solve.n_bets
     constants = TingConstants.of(solve.config, solve.objective.bonus)
     pool = int(geometry.full_counts()[:geometry.n_suited].sum())
@@ -646,10 +644,12 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
     bounds = [Path(b).absolute() for b in bounds]
     recorded = describe_bounds(bounds)
     path, note = directory / "chunks" / "holds-needed.npy", directory / "chunks" / "holds-needed.json"
-    if not (path.exists() and note.exists() and note.read_text() == recorded):
+    if not (path.exists() and path.with_name("holds-total.npy").exists() and note.exists()
+            and note.read_text() == recorded):
         note.unlink(missing_ok=True)
         keys = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
-        save_stage_arrays(directory, "holds", {"needed": keys})
+        total = pq.ParquetFile(bounds[0] / "holds.parquet").metadata.num_rows
+        save_stage_arrays(directory, "holds", {"needed": keys, "total": np.array([total])})
         with written_atomically(note) as tmp:
             tmp.write_text(recorded)
     return recorded
@@ -666,29 +666,33 @@ def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], c
         prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
         if not _bounded(config, directory, bounds, store):
             return None
-    rows = pq.ParquetFile(Path(bounds[0]) / "holds.parquet").metadata.num_rows
-    return len(np.load(directory / "chunks" / "holds-needed.npy", mmap_mode="r")) / rows
+    chunks = directory / "chunks"
+    return len(np.load(chunks / "holds-needed.npy", mmap_mode="r")) / int(np.load(chunks / "holds-total.npy")[0])
 
 
-def forget_bounds(directory: Path) -> None:
+def _forget_bounds(directory: Path) -> None:
     """Drop the rows :func:`bounded_share` saved: the variant's solve then walks stage A whole."""
-    for name in ("holds-needed.json", "holds-needed.npy"):
+    for name in ("holds-needed.json", "holds-needed.npy", "holds-total.npy"):
         (Path(directory) / "chunks" / name).unlink(missing_ok=True)
 
 
 def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs: int = -1, backend: str = "loky",
                   scheduler: str | None = None, quiet: bool = False, column_store: bool | Path = False,
-                  progress: Callable[[str], None] | None = None) -> None:
+                  progress: Callable[[str], None] | None = None, unbound: Sequence[Path] = ()) -> None:
     """Walk stage A of several paytable variants at once: each leaf's weights, W and Wf are computed once
     and priced for every variant (:func:`solver.staged.holds.walk_variants`). Each directory is left its
     stage A's chunk files, the same as its own solve writes; :func:`solve` into it then finds stage A
     done, merges it and goes on. The variants must differ only in payouts (one deck, the same columns),
     have as many fa-hu bets, and each keep the walk's sums exact (:func:`solver.staged.holds.sums_exact`),
     so that each one's values are bit for bit its own walk's. Those already past stage A, or made to read
-    another's, are left out; ``progress`` hears how many are walked."""
+    another's, are left out; ``progress`` hears how many are walked. Those of ``unbound`` that are walked
+    forget the rows :func:`bounded_share` found them (their solves then take stage A as walked)."""
     configs, directories = _still_walking(configs, directories)
     if len(configs) < 2:
         return
+    for directory in directories:
+        if directory in {usable_directory(Path(d)).absolute() for d in unbound}:
+            _forget_bounds(directory)
     lead = configs[0]
     if any(c.columns_fingerprint() != lead.columns_fingerprint() or len(c.fa_hu_bets) != len(lead.fa_hu_bets)
            or not sums_exact(TingConstants.of(c), c.geometry) for c in configs):
@@ -773,8 +777,10 @@ def _check_holds_source(source: Path, config: GameConfig, objective: Objective) 
     except (OSError, ValueError, InputError) as error:
         raise InputError(f"no stage A to read in {source}: {error}") from None
     if found.get("bounded_by"):
-        raise InputError(f"the holds table in {source} is bounded: it holds only the rows a variant between two "
-                         f"solved ones needed, so no other solve can read it as its stage A")
+        raise InputError(f"the holds table in {source} is bounded: it holds only the rows a variant bounded by "
+                         f"other solves needed, so no other solve can read it as its stage A")
+    if "ting_wins" not in pq.read_schema(source / "holds.parquet").names:
+        raise InputError(f"the holds table in {source} predates the ting wins a stage A keeps: solve it again")
     wanted = describe(config, Objective(objective.bonus))
     differing = sorted(k for k in ("format", "version", "bonus") if found.get(k) != wanted[k])
     if found.get("fingerprint") != wanted["fingerprint"] and \
