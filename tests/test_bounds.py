@@ -175,6 +175,30 @@ def test_a_stage_a_without_ting_wins_is_refused_as_a_source(solved: dict[str, Pa
     assert not (tmp_path / "reads-old" / "manifest.json").exists()  # refused before the directory is made
 
 
+def test_stage_a_chunks_written_before_the_ting_wins_are_walked_again(solved: dict[str, Path], tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    """A solve stopped under the code before the ting wins (its stage-A chunks lack the column and carry the
+    old tag) resumes by walking stage A again, not by merging old chunks with new ones."""
+    from solver.staged import run
+
+    real_table, real_tag, real_merge = run._holds_table, run._holds_tag, run.write_parts
+
+    def stop(*args, **kwargs) -> None:  # every chunk written, none merged
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run, "_holds_table", lambda *args: real_table(*args).drop_columns(["ting_wins"]))
+    monkeypatch.setattr(run, "_holds_tag", lambda bounds: bounds)
+    monkeypatch.setattr(run, "write_parts", stop)
+    with pytest.raises(KeyboardInterrupt):
+        solve(MID, tmp_path / "resumed", n_jobs=1, quiet=True, index=False)
+    assert list((tmp_path / "resumed" / "chunks").glob("holds-*.parquet"))
+    monkeypatch.setattr(run, "_holds_table", real_table)
+    monkeypatch.setattr(run, "_holds_tag", real_tag)
+    monkeypatch.setattr(run, "write_parts", real_merge)
+    solve(MID, tmp_path / "resumed", n_jobs=1, quiet=True, index=False)
+    assert content_digest(tmp_path / "resumed" / "holds.parquet") == content_digest(solved["whole"] / "holds.parquet")
+
+
 def test_a_chart_of_a_bounded_variant_is_refused(solved: dict[str, Path], capsys) -> None:
     from solver.cli import main
 

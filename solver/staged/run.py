@@ -186,7 +186,7 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
                 parts = _repriced(solve, holds_from / "holds.parquet")
             else:
                 paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet,
-                                  tag=solve.bounds)
+                                  tag=_holds_tag(solve.bounds))
                 parts = (pq.read_table(p).replace_schema_metadata(None) for p in paths)
             extra = {"bounded_by": solve.bounds} if solve.bounds else None
             write_parts(path, (_walked_rows(_kept_columns(part, columns, kept)) for part in parts),
@@ -195,6 +195,12 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
     values[np.isnan(values)] = -np.inf  # rows a bounded variant did not walk: never a state's best
     save_stage_arrays(directory, "holds", {"key": as_array(table["key"]), "values": values})
+
+
+def _holds_tag(bounds: str) -> str:
+    """Stage A's chunk tag: the bounds (empty when whole), after the columns its chunks hold, so that chunks
+    written before the ting wins are walked again rather than merged with newer ones."""
+    return f"ting_wins;{bounds}"
 
 
 def _walked_rows(part: pa.Table) -> pa.Table:
@@ -708,7 +714,7 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
             prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
             solves.append(SolveJob(config, Objective(), directory, store))
         with _backend(backend, scheduler, n_jobs):
-            run_stage(solves, "holds", group_classes(lead.geometry, 4), _holds_work, (), quiet)
+            run_stage(solves, "holds", group_classes(lead.geometry, 4), _holds_work, (), quiet, tag=_holds_tag(""))
 
 
 def _still_walking(configs: list[GameConfig], directories: list[Path]) -> tuple[list[GameConfig], list[Path]]:
