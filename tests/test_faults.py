@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from solver.cli import main
+from solver.errors import InputError
 from solver.game.config import GameConfig
 from solver.staged.run import solve
 from solver.tables.files import TABLE_FILES, solve_lock
@@ -388,3 +389,22 @@ def test_simulate_starts_no_more_processes_than_batches(two_suit_tables: Path, c
     assert work_processes(16, 1) == 1 and work_processes(-1, 1) == 1 and work_processes(2, 10) == 2
     assert main(["simulate", "--config", str(ROOT / "configs" / "reduced-3x4.toml"), "--tables",
                  str(ROOT / "strategy_tables" / "reduced-3x4"), "--hands", "1000", "--jobs", "16", "--json"]) == 0
+
+
+def test_a_directory_left_while_being_prepared_is_taken_as_fresh(tmp_path: Path) -> None:
+    """A run stopped while making a table directory leaves at most its lock, an empty chunks/ and a manifest
+    being written: the next run prepares it; a directory with anything else and no manifest is refused."""
+    from solver.staged.objective import Objective
+    from solver.tables.files import LOCK, prepare_directory, read_manifest
+
+    left = tmp_path / "left"
+    (left / "chunks").mkdir(parents=True)
+    (left / LOCK).write_text("")
+    (left / "manifest.json.tmp").write_text("{")
+    prepare_directory(left, TWO_SUITS, Objective(), {"holds_from": None}, False)
+    assert read_manifest(left)["fingerprint"] == TWO_SUITS.fingerprint()
+    other = tmp_path / "other"
+    (other / "chunks").mkdir(parents=True)
+    (other / "chunks" / "holds-00000.parquet").write_text("")
+    with pytest.raises(InputError, match="no readable manifest"):
+        prepare_directory(other, TWO_SUITS, Objective(), {"holds_from": None}, False)

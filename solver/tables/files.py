@@ -113,7 +113,7 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
     moved aside to ``<directory>.replaced-<time>``.
     """
     wanted = {**describe(config, objective), **extra}
-    if directory.exists() and any(p.name != LOCK for p in directory.iterdir()):
+    if directory.exists() and not _holds_nothing(directory):
         problem = None
         found = read_manifest(directory)
         if found is None:
@@ -127,8 +127,17 @@ def prepare_directory(directory: Path, config: GameConfig, objective: Objective,
             raise InputError(f"table directory {directory} was made for another solve: {problem}; "
                              "use another --out, or --force to move it aside")
         shutil.move(str(directory), f"{directory}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
-    (directory / "chunks").mkdir(parents=True, exist_ok=True)
+    # the manifest first: a run stopped between the two leaves a directory the next run recognises
+    directory.mkdir(parents=True, exist_ok=True)
     write_json(directory / "manifest.json", {**wanted, "config": config.to_toml()})
+    (directory / "chunks").mkdir(exist_ok=True)
+
+
+def _holds_nothing(directory: Path) -> bool:
+    """Whether ``directory`` holds nothing a solve made but its lock, an empty ``chunks/`` and a manifest
+    being written: what a run stopped while preparing it leaves, taken as a fresh directory."""
+    return all(p.name in (LOCK, "manifest.json.tmp") or (p.name == "chunks" and p.is_dir() and not any(p.iterdir()))
+               for p in directory.iterdir())
 
 
 def read_manifest(directory: Path) -> dict[str, Any] | None:
