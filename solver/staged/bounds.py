@@ -155,7 +155,9 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
 
     keys, low, high = None, None, None
     for directory in bounds:
-        solved = config_from_dict(tomllib.loads(json.loads((directory / "manifest.json").read_text())["config"]))
+        solved = whole_stage_a(directory)
+        if solved is None:
+            raise ValueError(f"{directory} holds no finished solve with a whole stage A to bound by")
         slopes = _Slopes(solved, config, store)
         batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE,
                                                                           columns=["key", "evs", "ting_wins"])

@@ -625,7 +625,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
         if _complete(directory, source, quiet, bounded_ok=bounds is not None):
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
             return load_summary(directory, config)
-        store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
+        store = _store(config, column_store)
         # only the optimal strategy reads nothing but each state's best (a restriction or a chart reads others)
         bounded = _bounded(config, directory, bounds, store) if source is None and objective == Objective() else ""
         summary = _solve(SolveJob(config, objective, directory, store, bounded), source, start, n_jobs, backend,
@@ -635,6 +635,12 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
                 print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
             open_index(directory)  # built now rather than by the first query (solve's time excludes it)
         return summary
+
+
+def _store(config: GameConfig, column_store: bool | Path) -> Path | None:
+    """The column store a solve reads (``column_store``: False for none, True for the cache folder's, or the
+    store's root folder)."""
+    return None if column_store is False else store_folder(config, None if column_store is True else column_store)
 
 
 def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None, store: Path | None) -> str:
@@ -667,7 +673,7 @@ def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], c
     chunks, where its solve with the same bounds reads them): their share of stage A's rows, or None when
     the store keeps no stage-B rows to bound by (nothing saved)."""
     directory = usable_directory(Path(directory)).absolute()
-    store = None if column_store is False else store_folder(config, None if column_store is True else column_store)
+    store = _store(config, column_store)
     with solve_lock(directory):
         prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
         if not _bounded(config, directory, bounds, store):
@@ -696,8 +702,9 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
     configs, directories = _still_walking(configs, directories)
     if len(configs) < 2:
         return
+    forgotten = {usable_directory(Path(d)).absolute() for d in unbound}
     for directory in directories:
-        if directory in {usable_directory(Path(d)).absolute() for d in unbound}:
+        if directory in forgotten:
             _forget_bounds(directory)
     lead = configs[0]
     if any(c.columns_fingerprint() != lead.columns_fingerprint() or len(c.fa_hu_bets) != len(lead.fa_hu_bets)
@@ -706,7 +713,7 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
                          "walk keeps exact (payouts in quarters)")
     if progress:
         progress(f"stage A of {len(configs)} variants, walked together")
-    store = None if column_store is False else store_folder(lead, None if column_store is True else column_store)
+    store = _store(lead, column_store)
     with ExitStack() as locks:
         solves = []
         for config, directory in zip(configs, directories):
