@@ -1,6 +1,6 @@
 """Time the hold kernels on the real deck, warm, and print the median: the evaluator's (default) or stage A's.
 
-Usage: python scripts/benchmark_hold_kernel.py [--stage-a] [--repeats N] [--holds N] [--json]
+Usage: python scripts/benchmark_hold_kernel.py [--stage-a [--config FILE]] [--repeats N] [--holds N] [--json]
 
 Twelve random (hold, dead cards) states by default, each valued once alone
 (``fa_values``) and once for four removal cases in one pass
@@ -11,7 +11,8 @@ With ``--stage-a``: the solve's stage A instead, each of the first holds of
 the hold classes (every ``--holds``-th class) has its columns built
 (``hold_columns``) and walked over all its dead sets (``walk``); with
 ``--save FILE`` the walks' values are written too, to compare two versions
-bit for bit (without ``--stage-a``, ``--save`` writes the evaluator's values,
+bit for bit, and ``--config`` names other payouts of the real deck (more fa-hu
+bets, say) (without ``--stage-a``, ``--save`` writes the evaluator's values,
 also with a bonus bet and counting outcomes).
 """
 
@@ -37,6 +38,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--stage-a", action="store_true", help="time stage A's hold_columns and walk")
     parser.add_argument("--save", metavar="FILE", help="save the values computed (.npy), to compare two versions")
+    parser.add_argument("--config", help="with --stage-a: a TOML configuration (default: the real deck's)")
     args = parser.parse_args()
     if args.stage_a:
         stage_a(args)
@@ -81,24 +83,26 @@ def _bonus_and_tracking(states: list[tuple[np.ndarray, np.ndarray]]) -> list[np.
 
 def stage_a(args: argparse.Namespace) -> None:
     """Median time per hold of building its columns and walking its dead sets."""
+    from solver.game.config import load_config
     from solver.staged.classes import extensions, group_classes
     from solver.staged.holds import TingConstants, hold_columns, walk
 
-    geometry = DEFAULT_CONFIG.geometry
-    constants = TingConstants.of(DEFAULT_CONFIG)
+    config = load_config(args.config) if args.config else DEFAULT_CONFIG
+    geometry = config.geometry
+    constants = TingConstants.of(config)
     classes = group_classes(geometry, 4)
     holds = [tuple(int(c) for c in h) for h in classes[:: max(1, len(classes) // args.holds)][: args.holds]]
     deads = [extensions(geometry, h, 4) for h in holds]
-    walk(hold_columns(counts_of(holds[0], geometry), DEFAULT_CONFIG, constants), deads[0], DEFAULT_CONFIG, constants)
+    walk(hold_columns(counts_of(holds[0], geometry), config, constants), deads[0], config, constants)
     build, walked, values = [], [], []
     for _ in range(args.repeats):
         t_build = t_walk = 0.0
         values = []
         for hold, dead in zip(holds, deads):
             start = time.perf_counter()
-            columns = hold_columns(counts_of(hold, geometry), DEFAULT_CONFIG, constants)
+            columns = hold_columns(counts_of(hold, geometry), config, constants)
             middle = time.perf_counter()
-            values.append(walk(columns, dead, DEFAULT_CONFIG, constants))
+            values.append(walk(columns, dead, config, constants))
             t_build += middle - start
             t_walk += time.perf_counter() - middle
         build.append(t_build / len(holds))

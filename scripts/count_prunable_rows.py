@@ -30,7 +30,8 @@ With ``--from DIR`` it counts instead the rows that one finished solve (the
 main solve, say) leaves each variant of one ting win payout, by the bounds a
 bounded variant uses (``solver.staged.bounds.needed_keys``: the solve's values
 and ting wins, the columns of the communities a variant makes live), and how
-long finding them takes. Nothing is solved; the column store must hold the
+long finding them takes (a variant of the fa-hu bets also takes the rows whose
+best bet is one of the solve's exactly from it). Nothing is solved; the column store must hold the
 post-draw rows (a solve with ``--column-store`` keeps them).
 """
 
@@ -148,9 +149,9 @@ def count_from_solve(directory: Path, store: Path, base: GameConfig, key: str, v
     n_rows = pq.ParquetFile(directory / "holds.parquet").metadata.num_rows
     for value in values:
         start = time.perf_counter()
-        keys = needed_keys(replace(base, **{key: value}), [directory], stored["holds"], stored["rows"], store)
+        keys, exact = needed_keys(replace(base, **{key: value}), [directory], stored["holds"], stored["rows"], store)
         found.append({key: value, "needed": len(keys), "rows": n_rows, "share": len(keys) / n_rows,
-                      "seconds": time.perf_counter() - start})
+                      "exact": len(exact), "seconds": time.perf_counter() - start})
     return found
 
 
@@ -166,7 +167,8 @@ def _from_solve(args: argparse.Namespace, base: GameConfig) -> None:
         return
     print(f"stage-A rows each variant needs, bounded by the solve in {args.solved} alone:")
     for row in found:
-        print(f"  {key} = {row[key]}: {row['needed']:,} of {row['rows']:,} ({row['share']:.3f}), "
+        exact = f"; {row['exact']:,} more given exactly by the solve (its bets)" if row["exact"] else ""
+        print(f"  {key} = {row[key]}: {row['needed']:,} of {row['rows']:,} ({row['share']:.3f}){exact}, "
               f"found in {row['seconds']:.1f} s")
 
 

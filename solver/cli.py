@@ -196,7 +196,8 @@ def _not_from_tables(stage: Stage, tables: Path) -> str:
     if not (tables / STAGE_TABLES[stage]).exists():
         return f"{tables} lacks {STAGE_TABLES[stage]}, which {solve_command(tables)} adds"
     if stage == Stage.DRAW and bounded_stage_a(tables):
-        return "a paytable variant bounded by solves of other ting payouts keeps only the holds that could be best"
+        return ("a paytable variant bounded by solves of other ting payouts or bets keeps only the holds that "
+                "could be best")
     return "the tables hold no such state: the solve never reaches it under optimal play"
 
 
@@ -415,8 +416,8 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     variant stores them (about 1.7 GB for the real deck), and every variant
     reads the rows the next two stages look up from there (1.5 GB, stored
     by the first; --no-column-store builds both each time instead). A
-    variant of the ting win payouts or the largest ting multiple with a
-    finished solve beside it that differs only in those (the main solve,
+    variant of the ting win payouts or multiples, or of the fa-hu bets, with
+    a finished solve beside it that differs only in those (the main solve,
     another variant) walks only the rows that can be best; the other ting variants of one run, and those
     left more than half the rows, walk the first stage together, up to
     eight at a time, where the walk's sums stay exact (payouts in quarters,

@@ -3,6 +3,7 @@ figures and every table but holds.parquet are a whole solve's, bit for bit."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +23,12 @@ SMALL = GameConfig(suits=2, ranks=4, copies=3, jokers=1)  # three copies, as the
 MID = replace(SMALL, ting_hu=1.5)
 MIXED = replace(SMALL, ting_hu=1.5, ting_hu_fa=1.25, ting_hu_flush=1.25)  # against 1.25: two up, one down
 MULTIPLES = replace(SMALL, ting_hu=1.5, ting_hu_multiples=(1.0, 4.0))  # a larger ting bet: its value rises
+BETS = replace(MID, fa_hu_bets=(1.0, 2.0, 3.0))  # another fa-hu bet, above MID's
+SMALLEST = replace(MID, ting_hu_multiples=(2.0, 3.0))  # a larger smallest ting bet: its value falls
+WHOLE = {"low": replace(SMALL, ting_hu=1.25), "high": replace(SMALL, ting_hu=1.75), "whole": MID, "mixed": MIXED,
+         "multiples": MULTIPLES, "bets": BETS, "bets-1-3": replace(MID, fa_hu_bets=(1.0, 3.0)),
+         "smallest": SMALLEST}
+"""The whole solves, by name."""
 
 
 def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
@@ -33,13 +40,15 @@ def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
     assert not brackets(low, replace(mid, ting_hu_multiples=(1.0, 4.0)), high)  # a larger G than high's
     assert near(high, mid) and near(low, replace(mid, ting_hu_flush=1.0))  # one side, or both ways
     assert near(low, replace(mid, ting_hu_multiples=(1.0, 4.0)))
-    assert not near(low, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # a smaller bet: not monotone
+    assert near(mid, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # the smallest bet, alone
+    assert not near(low, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # with a payout: not bounded
     assert not near(low, replace(mid, fa_hu=3.0)) and not near(low, replace(mid, fa_hu_bets=(1.0, 3.0)))
 
 
 BOUNDED = {"bounded": (MID, ("low", "high"), "whole"), "above-low": (MID, ("low",), "whole"),
            "below-high": (MID, ("high",), "whole"), "mixed-bounded": (MIXED, ("low",), "mixed"),
-           "multiples-bounded": (MULTIPLES, ("whole",), "multiples")}
+           "multiples-bounded": (MULTIPLES, ("whole",), "multiples"), "bets-bounded": (BETS, ("whole",), "bets"),
+           "smallest-bounded": (SMALLEST, ("whole",), "smallest"), "bets-between": (MID, ("bets-1-3",), "whole")}
 """The bounded solves: a variant, the whole solves that bound it, and its own whole solve."""
 
 
@@ -50,8 +59,7 @@ def solved(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("bounds")
     store = root / "store"
     out = {}
-    for name, config in (("low", replace(SMALL, ting_hu=1.25)), ("high", replace(SMALL, ting_hu=1.75)),
-                         ("whole", MID), ("mixed", MIXED), ("multiples", MULTIPLES)):
+    for name, config in WHOLE.items():
         out[name] = root / name
         solve(config, out[name], n_jobs=2, quiet=True, column_store=store, index=False)
     for name, (config, bounds, _) in BOUNDED.items():
@@ -88,6 +96,9 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     assert find_bounds(replace(SMALL, ting_hu=1.0), root) == (solved["low"],)
     assert find_bounds(replace(mid, ting_hu_flush=1.375), root) == (solved["whole"],)  # the nearest above
     assert find_bounds(replace(mid, tian_hu=4.0), root) is None
+    assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["bets"],)  # the nearest bets
+    assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.5)), root) == (solved["bets"],)  # between its bets
+    assert find_bounds(replace(mid, fa_hu_bets=(0.5, 2.0)), root) is None  # below every solve's smallest
     with pytest.raises(InputError, match="bounded"):
         solve(replace(mid, tian_hu=4.0), root / "reads-bounded", holds_from=solved["bounded"], quiet=True)
 
@@ -95,26 +106,38 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
 @pytest.mark.parametrize("config, exact, bounds", [
     (MID, "whole", ("low",)), (MID, "whole", ("high",)), (MID, "whole", ("low", "high")),
     (MIXED, "mixed", ("low",)), (MIXED, "mixed", ("high",)), (replace(SMALL, ting_hu=1.25), "low", ("high",)),
-    (MULTIPLES, "multiples", ("whole",)), (MULTIPLES, "multiples", ("low",)), (MID, "whole", ("multiples",))])
+    (MULTIPLES, "multiples", ("whole",)), (MULTIPLES, "multiples", ("low",)), (MID, "whole", ("multiples",)),
+    (BETS, "bets", ("whole",)), (WHOLE["bets-1-3"], "bets", ("whole",)), (MID, "whole", ("bets-1-3",)),
+    (BETS, "bets", ("bets-1-3",)),
+    (SMALLEST, "smallest", ("whole",)), (MID, "whole", ("smallest",)), (MID, "whole", ("smallest", "multiples"))])
 def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig, exact: str,
                                     bounds: tuple[str, ...]) -> None:
     """Every stage-A row's value at its best fa-hu bet lies within the bounds the solves give (which are not
-    the values themselves: the rows' values are not read from the variant's solve)."""
-    keys, low, high = _row_bounds(config, [solved[b] for b in bounds], solved["low"].parent / "store")
+    the values themselves: the rows' values are not read from the variant's solve). ``exact``: a whole solve
+    with every fa-hu bet of ``config``."""
+    keys, low, high, given = _row_bounds(config, [solved[b] for b in bounds], solved["low"].parent / "store")
     table = pq.read_table(solved[exact] / "holds.parquet", columns=["key", "evs"])
     assert np.array_equal(keys, table["key"].to_numpy())
-    value = np.array(table["evs"].to_pylist()).max(axis=1)
+    bets = [WHOLE[exact].fa_hu_bets.index(f) for f in config.fa_hu_bets]
+    value = np.array(table["evs"].to_pylist())[:, bets].max(axis=1)
     assert (low <= value + 1e-12).all() and (value <= high + 1e-12).all()
-    assert np.isfinite(high).all() and (high > low).any()
+    assert np.isfinite(high).all() and ((high > low).any() or given.mean() > 0.9)
+    # a row the solve gives exactly (its best bet one of the solve's): the variant's value, bit for bit
+    assert np.array_equal(low[given], value[given]) and np.array_equal(high[given], value[given])
+    solved_bets = WHOLE[bounds[0]].fa_hu_bets
+    assert not given.any() or config.fa_hu_bets != solved_bets
+    if set(solved_bets) < set(config.fa_hu_bets) and max(config.fa_hu_bets) == max(solved_bets):
+        assert given.mean() > 0.9  # a bet between two solved ones is best only where they tie
     if len(bounds) == 2:  # each side the tighter of the two solves'
         for one in bounds:
-            _, low1, high1 = _row_bounds(config, [solved[one]], solved["low"].parent / "store")
+            _, low1, high1, _ = _row_bounds(config, [solved[one]], solved["low"].parent / "store")
             assert (low >= low1).all() and (high <= high1).all()
 
 
 def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, Path], tmp_path: Path) -> None:
     """A paytable run solves the ends of a range whole; a later variant between them is bounded by them, and
-    its figures are a whole solve's; a variant of its deal payouts walks stage A whole rather than read it."""
+    its figures are a whole solve's; a variant of its deal payouts walks stage A whole rather than read it; a
+    variant of its fa-hu bets is bounded by the solve of its payouts."""
     from solver.products.paytable import VariantSolver, paytable_rows
 
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
@@ -126,6 +149,9 @@ def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, P
         content_digest(solved["whole"] / "outcomes.parquet")
     (dealt,) = paytable_rows(replace(SMALL, ting_hu=1.5), {"tian_hu": [4.0]}, solver)
     assert "bounded_by" not in read_metadata(Path(dealt.summary.directory) / "holds.parquet")
+    (bets,) = paytable_rows(replace(SMALL, ting_hu=1.25), {"fa_hu_bets": [(1.0, 2.0, 3.0)]}, solver)
+    (by,) = json.loads(read_metadata(Path(bets.summary.directory) / "holds.parquet")["bounded_by"])
+    assert Path(by).name == Path(ends[0].summary.directory).name  # ting_hu 1.25's bets 1/2
 
 
 @pytest.mark.parametrize("most", [0.0, 1.0])
@@ -256,7 +282,6 @@ def test_only_a_whole_optimal_solve_uses_bounds_or_takes_a_bounded_stage_a_as_do
     """A restricted solve given bounds walks stage A whole (it reads more than each state's best); a solve
     without bounds into a finished bounded directory makes stage A whole; another version's solve bounds
     nothing."""
-    import json
     import shutil
 
     config, store, bounds = replace(SMALL, ting_hu=1.5), solved["low"].parent / "store", (solved["low"], solved["high"])
@@ -272,6 +297,39 @@ def test_only_a_whole_optimal_solve_uses_bounds_or_takes_a_bounded_stage_a_as_do
     found = json.loads(manifest.read_text())
     manifest.write_text(json.dumps({**found, "version": "0.0.0"}))
     try:
-        assert find_bounds(config, solved["low"].parent) == (solved["high"],)  # not the other version's
+        assert solved["low"] not in find_bounds(config, solved["low"].parent)  # not the other version's
     finally:
         manifest.write_text(json.dumps(found))
+
+
+@pytest.mark.parametrize("variant, source", [("bets", "bets-1-3"), ("bets-1-3", "bets")])  # both reach F 3
+def test_outcome_counts_of_a_bet_both_solves_have_are_read_from_the_other(solved: dict[str, Path], variant: str,
+                                                                          source: str) -> None:
+    """A variant bounded by a solve of other fa-hu bets reads that solve's tracking rows of the bets both have
+    (renumbered): each is the variant's own walk's row, and some are read."""
+    from solver.staged.tracking import _known_tracking, _tracking_index
+
+    bets = WHOLE[variant].fa_hu_bets
+    index, sums = _known_tracking(solved[source], bets, WHOLE[source].fa_hu_bets)
+    own = pq.read_table(solved[variant] / "tracking.parquet")
+    own_index = _tracking_index(own["key"].to_numpy(), own["bet"].to_numpy().astype(np.int64),
+                                own["minimum"].to_numpy().astype(np.int64), len(bets))
+    common, at_read, at_own = np.intersect1d(index, own_index, return_indices=True)
+    assert len(common) > 0 and np.all(np.diff(index) > 0)
+    assert np.array_equal(sums[at_read], np.array(own["sums"].to_pylist())[at_own])
+
+
+def test_exact_values_are_the_solves_read_batch_by_batch(solved: dict[str, Path], monkeypatch) -> None:
+    """The rows a solve of other fa-hu bets gives exactly: its values at the bets both have, NaN at the
+    others, the same whichever batches its table is read in; a row it lacks is refused."""
+    from solver.staged import bounds
+
+    every = pq.read_table(solved["bets"] / "holds.parquet", columns=["key"])["key"].to_numpy()
+    keys = every[::7]
+    whole = bounds.exact_values(BETS, solved["whole"], keys)
+    monkeypatch.setattr(bounds, "ROWS_AT_ONCE", 1000)
+    assert np.array_equal(bounds.exact_values(BETS, solved["whole"], keys), whole, equal_nan=True)
+    evs = np.array(pq.read_table(solved["bets"] / "holds.parquet", columns=["evs"])["evs"].to_pylist())[::7]
+    assert np.array_equal(whole[:, :2], evs[:, :2]) and np.isnan(whole[:, 2]).all()
+    with pytest.raises(ValueError, match="lacks"):
+        bounds.exact_values(BETS, solved["whole"], np.append(keys, every[-1] + 1))

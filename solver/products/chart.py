@@ -604,7 +604,7 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
         raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (the committed "
                          f"real-deck tables leave them out): {solve_command(Path(tables), Objective())} adds them")
     if bounded_stage_a(Path(tables)):
-        raise InputError(f"{tables} is a paytable variant bounded by solves of other ting payouts: its "
+        raise InputError(f"{tables} is a paytable variant bounded by solves of other ting payouts or bets: its "
                          f"holds.parquet has only the rows that could be best, and a chart reads them all; solve "
                          f"--config it into another directory to chart it")
     chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),

@@ -1,4 +1,4 @@
-"""Stage A of a ting-payout variant near solved ones: only the rows that can be some state's best.
+"""Stage A of a variant near solved ones: only the rows that can be some state's best.
 
 A stage-A value (a hold against its dead cards, at a fa-hu bet F) is
 ``V_F = (step-11 terms + G_F) / N`` with ``G_F = sum_c w_c max(0, gain_c)``
@@ -10,7 +10,7 @@ form of :mod:`solver.staged.holds`,
 ``gain_c`` by at most its change times the community's win counts, and the
 largest ting multiple by at most its change times ``z+ <= W p1 + Wf pf1``, so
 a finished solve of other ting payouts or a larger or smaller largest multiple
-bounds the variant's values row by row:
+bounds the variant's values row by row (:class:`_Slopes`):
 
 * rising payouts add at most ``dc_F (S_W + S_Wf) + F m_max (dp1 S_W + dpf1 S_Wf)``
   (and ``F dm (p1 S_W + pf1 S_Wf)`` for the multiple; ``m_max``, ``p1``, ``pf1``
@@ -24,7 +24,12 @@ bounds the variant's values row by row:
   bounds from below and one above from above.
 
 With two solves, one on each side (:func:`brackets`), each side's bound is the
-tighter of the two. Stage B keeps each post-draw state's best hold, so a row
+tighter of the two. A solve of other fa-hu bets, the same payouts, bounds a
+variant's values at its other bets (:class:`_BetSizes`): ``gain_c`` is
+``a_c + F b_c`` with ``a_c >= 0``, so ``G_F`` is convex in F and ``G_F / F``
+never rises; at the bets both have, its values are the variant's exactly, and a
+row whose other bets fall short of its best shared one is read from it, not
+walked (:func:`exact_values`). Stage B keeps each post-draw state's best hold, so a row
 whose upper bound falls short of the state's best lower bound (or of folding)
 in every state that holds it can be no state's best, and its value is never
 read by stages B-D or the forward count, which read only the best. The variant
@@ -66,10 +71,11 @@ TOLERANCE = 1e-9
 
 
 def monotone(config: GameConfig) -> dict[str, float]:
-    """What a stage-A value never falls as it rises: :data:`MONOTONE_PAYOUTS` and the largest ting multiple
-    (the best bet of a community whose ting bet wins on average; the middle multiples are never best)."""
+    """What a stage-A value never falls as it rises: :data:`MONOTONE_PAYOUTS`, the largest ting multiple (the
+    best bet of a community whose ting bet wins on average; the middle multiples are never best) and the
+    smallest one negated (the best bet of one whose ting bet loses on average, but less than folding)."""
     return {**{key: getattr(config, key) for key in MONOTONE_PAYOUTS},
-            "largest_multiple": max(config.ting_hu_multiples)}
+            "largest_multiple": max(config.ting_hu_multiples), "smallest_multiple": -min(config.ting_hu_multiples)}
 
 
 def brackets(low: GameConfig, config: GameConfig, high: GameConfig) -> bool:
@@ -81,9 +87,12 @@ def brackets(low: GameConfig, config: GameConfig, high: GameConfig) -> bool:
 
 def near(solved: GameConfig, config: GameConfig) -> bool:
     """Whether ``solved`` differs from ``config`` at most in what is :func:`monotone` (the ting win payouts,
-    the ting multiples but the smallest): its values bound ``config``'s."""
+    the ting multiples), the smallest ting multiple only alone: its values bound ``config``'s."""
     same = {key: getattr(config, key) for key in (*MONOTONE_PAYOUTS, "ting_hu_multiples")}
-    return replace(solved, **same) == config and min(solved.ting_hu_multiples) == min(config.ting_hu_multiples)
+    if replace(solved, **same) != config:
+        return False
+    moved = [k for k in monotone(config) if monotone(config)[k] != monotone(solved)[k]]
+    return "smallest_multiple" not in moved or moved == ["smallest_multiple"]
 
 
 def whole_stage_a(directory: Path) -> GameConfig | None:
@@ -109,31 +118,45 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
         return None
 
 
+def bets_near(solved: GameConfig, config: GameConfig) -> bool:
+    """Whether ``solved`` differs from ``config`` only in the fa-hu bets, ``config``'s none below the smallest of
+    ``solved``'s: its values and ting gains at its bets bound ``config``'s at the others (:class:`_BetSizes`)."""
+    return solved.fa_hu_bets != config.fa_hu_bets and replace(solved, fa_hu_bets=config.fa_hu_bets) == config \
+        and min(config.fa_hu_bets) >= min(solved.fa_hu_bets)
+
+
 def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> tuple[Path, ...] | None:
-    """Finished solves among ``root``'s directories that bound ``config`` (:func:`near`): the nearest below it
-    and the nearest above it (:func:`brackets`) where there are such, else the nearest other; or None."""
-    lows, highs, others = [], [], []
+    """Finished solves among ``root``'s directories that bound ``config``: of other ting payouts (:func:`near`),
+    the nearest below it and the nearest above it (:func:`brackets`) where there are such, else the nearest
+    other; failing those, the nearest of other fa-hu bets (:func:`bets_near`); or None."""
+    lows, highs, others, bets = [], [], [], []
     for manifest in sorted(root.glob("*/manifest.json")):
         directory = manifest.parent
         aside = ".replaced-" in directory.name  # moved aside by --force: another solve's, kept for the record
         found = None if directory == exclude or aside else whole_stage_a(directory)
-        if found is None or found == config or not near(found, config):
+        if found is None or found == config:
+            continue
+        if bets_near(found, config):
+            gap = sum(min(abs(f - s) for s in found.fa_hu_bets) for f in config.fa_hu_bets)
+            bets.append((gap, -len(found.fa_hu_bets), str(directory)))
+        if not near(found, config):
             continue
         gaps = [monotone(found)[k] - monotone(config)[k] for k in monotone(config)]
         candidate = (sum(abs(g) for g in gaps), str(directory))
         (lows if max(gaps) <= 0 else highs if min(gaps) >= 0 else others).append(candidate)
     chosen = [min(side)[1] for side in (lows, highs) if side]
-    if not chosen and others:
-        chosen = [min(others)[1]]
+    if not chosen and (others or bets):
+        chosen = [min(others)[1] if others else min(bets)[-1]]
     return tuple(Path(d) for d in chosen) or None
 
 
 def needed_keys(config: GameConfig, bounds: Sequence[Path], holds: np.ndarray, rows: np.ndarray,
-                store: Path) -> np.ndarray:
-    """The sorted stage-A keys a variant of ``config`` bounded by the solves ``bounds`` must walk, from every
-    post-draw state's number of holds and stage-A rows (``holds``, ``rows``: the column store's), and the
-    payout-free columns in ``store``."""
-    keys, low, high = _row_bounds(config, bounds, store)
+                store: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted stage-A keys that can be the best of some post-draw state of a variant of ``config`` bounded
+    by the solves ``bounds``: those it must walk, and those whose values at their best bets a solve of other
+    fa-hu bets gives exactly (:func:`exact_values`). From every post-draw state's number of holds and
+    stage-A rows (``holds``, ``rows``: the column store's), and the payout-free columns in ``store``."""
+    keys, low, high, exact = _row_bounds(config, bounds, store)
     needed = np.zeros(len(keys), bool)
     for start in range(0, len(holds), STATES_AT_ONCE):
         n = np.asarray(holds[start:start + STATES_AT_ONCE])
@@ -141,41 +164,76 @@ def needed_keys(config: GameConfig, bounds: Sequence[Path], holds: np.ndarray, r
         read = np.where(present, rows[start:start + STATES_AT_ONCE], 0)
         floor = np.maximum(np.where(present, low[read], -np.inf).max(axis=1), FOLD)
         needed[read[present & (high[read] >= floor[:, None] - TOLERANCE)]] = True
-    return keys[needed]
+    return keys[needed & ~exact], keys[needed & exact]
 
 
-def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Stage A's keys and, per row, bounds on the variant's value at its best fa-hu bet: the tightest that
-    the solves ``bounds`` give."""
+def exact_values(config: GameConfig, solved: Path, keys: np.ndarray) -> np.ndarray:
+    """The values of the stage-A rows ``keys`` (sorted) at each of ``config``'s fa-hu bets that the solve in
+    ``solved`` (of other fa-hu bets, :func:`bets_near`) has, exactly (its walk's, which is the variant's);
+    NaN at the others, which :func:`needed_keys` found can be no row's best."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from solver.staged.chunks import as_array
 
-    keys, low, high = None, None, None
+    found = whole_stage_a(solved)
+    if found is None or not bets_near(found, config):
+        raise ValueError(f"{solved} does not give stage-A values at other fa-hu bets")
+    columns = [found.fa_hu_bets.index(f) if f in found.fa_hu_bets else -1 for f in config.fa_hu_bets]
+    out = np.full((len(keys), len(columns)), np.nan)
+    done = 0
+    for batch in pq.ParquetFile(solved / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=["key", "evs"]):
+        every = batch.column(0).to_numpy()
+        end = int(np.searchsorted(keys, every[-1], side="right"))
+        place = np.searchsorted(every, keys[done:end])
+        if not np.array_equal(every[np.minimum(place, len(every) - 1)], keys[done:end]):
+            raise ValueError(f"{solved} lacks some of these stage-A rows")
+        evs = as_array(pa.chunked_array([batch.column(1)]))[place]
+        for j, i in enumerate(columns):
+            if i >= 0:
+                out[done:end, j] = evs[:, i]
+        done = end
+    if done != len(keys):
+        raise ValueError(f"{solved} lacks some of these stage-A rows")
+    return out
+
+
+def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Stage A's keys and, per row, bounds on the variant's value at its best fa-hu bet, the tightest that
+    the solves ``bounds`` give, and whether that value is one a solve has (its best bet one of the solve's,
+    the others' upper bounds below it)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from solver.staged.chunks import as_array
+
+    keys, low, high, exact = None, None, None, None
     for directory in bounds:
         solved = whole_stage_a(directory)
         if solved is None:
             raise ValueError(f"{directory} holds no finished solve with a whole stage A to bound by")
-        slopes = _Slopes(solved, config, store)
-        batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE,
-                                                                          columns=["key", "evs", "ting_wins"])
-        parts = [slopes.bounds(*(as_array(part[name]) for name in ("key", "evs", "ting_wins")))
+        bounder = _BetSizes(solved, config) if bets_near(solved, config) else _Slopes(solved, config, store)
+        batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
+        parts = [bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))
                  for part in map(pa.Table.from_batches, ([b] for b in batches))]
-        found = np.concatenate([p[0] for p in parts])
+        found, lows, highs, exacts = (np.concatenate([p[i] for p in parts]) for i in range(4))
         if keys is None:
-            keys, low, high = found, np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+            keys, low, high, exact = found, lows, highs, exacts
             continue
         if not np.array_equal(keys, found):
             raise ValueError(f"{bounds[0]} and {directory} hold different stage-A rows")
-        np.maximum(low, np.concatenate([p[1] for p in parts]), out=low)
-        np.minimum(high, np.concatenate([p[2] for p in parts]), out=high)
-    return keys, low, high
+        np.maximum(low, lows, out=low)
+        np.minimum(high, highs, out=high)
+        exact |= exacts
+    return keys, low, high, exact
 
 
 class _Slopes:
     """How far a solve of ``solved``'s payouts can be from ``config``'s, row by row (the module's notes)."""
+
+    COLUMNS = ("key", "evs", "ting_wins")
+    """What it reads of the solve's ``holds.parquet``."""
 
     def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
         self.config, self.store = config, store
@@ -189,15 +247,19 @@ class _Slopes:
     def _coefficients(self, change: dict[str, float]) -> np.ndarray:
         """Per fa-hu bet F, what a community's gain moves by at most per unit of W and of Wf, one side's
         ``change`` (each :func:`monotone` quantity's, that way) made: ``c_F`` moves ``u = W + Wf``; ``y`` moves
-        by at most ``m dz + dm z+``, with ``m`` and ``z+ <= W p1 + Wf pf1`` at the larger payouts."""
+        by at most ``m dz + dm z+``, with ``m`` and ``z+ <= W p1 + Wf pf1`` at the larger payouts. The
+        smallest multiple, changed alone, moves only a community whose bet loses on average (``z < 0``) and
+        beats folding at the smaller multiple ``m``, so ``F m |z| < c_F u``: by at most ``dm c_F u / m``."""
         f = self.variant.fa_bets
         m = max(self.variant.m_max, self.solved.m_max)
         p = {"ting_hu": max(self.variant.p1, self.solved.p1), "ting_hu_flush": max(self.variant.pf1, self.solved.pf1)}
-        return np.stack([change["ting_hu_ante"] + f * change["ting_hu_fa"]
+        smallest = change["smallest_multiple"] * np.maximum(self.variant.c, self.solved.c) / min(
+            self.variant.m_min, self.solved.m_min)
+        return np.stack([change["ting_hu_ante"] + f * change["ting_hu_fa"] + smallest
                          + f * (m * change[k] + change["largest_multiple"] * p[k]) for k in p], axis=1)
 
     def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, ...]:
-        """``keys``, and the lower and upper bounds of those rows' values at their best fa-hu bet."""
+        """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and none exact."""
         geometry = self.config.geometry
         base = geometry.n_types
         norm = _completions(keys, geometry)
@@ -208,7 +270,7 @@ class _Slopes:
             codes, first = np.unique(hold_codes, return_inverse=True)
             extra = np.stack([self._new_wins(int(code)) for code in codes])[first]
         high = (evs + (wins + extra) @ self.up.T / norm[:, None]).max(axis=1)
-        return keys, low, high
+        return keys, low, high, np.zeros(len(keys), bool)
 
     def _new_wins(self, code: int) -> np.ndarray:
         """The ting wins, at no dead card, of the hold's communities the variant's payouts make live and the
@@ -224,6 +286,64 @@ class _Slopes:
         return self.extra[code]
 
 
+class _BetSizes:
+    """How far a solve of other fa-hu bets bounds ``config``'s values, row by row.
+
+    A row's value at bet F is ``L(F) + g(F)``: the step-11 terms ``L`` are linear in F (exact, from the row's
+    step-11 counts), and the ting part ``g = G_F / N`` sums ``w max(0, a + F b)`` over the communities, with
+    ``a = (ting_ante + 1) (W + Wf) >= 0``. So ``g`` is convex in F, and ``g(F) / F`` never rises as F does:
+
+    * a chord between two solved bets lies on or above ``g`` between them, on or below it outside them;
+    * ``g(F') <= g(F) F' / F`` at a bet ``F'`` above a solved ``F``, and ``>=`` below it; ``g >= 0``.
+
+    A community that beats folding at none of the solve's bets under any dead set beats it at no bet between
+    or above them (``a + F b <= 0`` at the largest makes ``b <= 0``), so the solve's sums hold every
+    community the variant's can bet: :func:`bets_near` admits no bet below the solve's smallest.
+    """
+
+    COLUMNS = ("key", "evs", "step11", "ting_gains")
+    """What it reads of the solve's ``holds.parquet``."""
+
+    def __init__(self, solved: GameConfig, config: GameConfig) -> None:
+        self.config, self.solved = config, np.array(solved.fa_hu_bets)
+        self.variant = TingConstants.of(config)
+
+    def bounds(self, keys: np.ndarray, evs: np.ndarray, step11: np.ndarray, gains: np.ndarray
+               ) -> tuple[np.ndarray, ...]:
+        """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and which are
+        exact: the best of the solve's bets the variant has, the others' upper bounds below it."""
+        left = _left(keys, self.config.geometry)
+        total4 = left * (left - 1) * (left - 2) * (left - 3) / 24.0
+        ting = gains[:, :len(self.solved)] / (total4 * (left - 4) * (left - 5) / 2.0)[:, None]
+        rest = total4 - step11[:, 0] - step11[:, 1]
+        solved = np.full(len(keys), -np.inf)  # the best of the solve's bets, exactly
+        low, high = [solved], [solved]
+        for k, f in enumerate(self.variant.fa_bets):
+            if f in self.solved:
+                solved = np.maximum(solved, evs[:, int(np.flatnonzero(self.solved == f)[0])])
+                continue
+            linear = (self.variant.step11_hu[k] * step11[:, 0] + self.variant.step11_flush[k] * step11[:, 1]
+                      - (1.0 + f) * rest) / total4
+            below, above = self._ting_part(ting, f)
+            low.append(linear + below)
+            high.append(linear + above)
+        others = np.max(high[1:], axis=0) if len(high) > 1 else np.full(len(keys), -np.inf)
+        low[0] = high[0] = solved
+        return keys, np.max(low, axis=0), np.max(high, axis=0), others < solved - TOLERANCE
+
+    def _ting_part(self, ting: np.ndarray, f: float) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds on the ting part at bet ``f`` from its values ``ting`` at the solve's bets."""
+        bets = self.solved
+        low, high = np.zeros(len(ting)), np.full(len(ting), np.inf)
+        for i, s in enumerate(bets):
+            scaled = ting[:, i] * (f / s)
+            high, low = (np.minimum(high, scaled), low) if s < f else (high, np.maximum(low, scaled))
+            for j in range(i + 1, len(bets)):
+                chord = ting[:, i] + (f - s) * (ting[:, j] - ting[:, i]) / (bets[j] - s)
+                high, low = (np.minimum(high, chord), low) if s < f < bets[j] else (high, np.maximum(low, chord))
+        return low, high
+
+
 def _live(q0: np.ndarray, pool: np.ndarray, constants: TingConstants) -> np.ndarray:
     """Which communities (their W and Wf with no dead card, ``q0``; the hold's suited ``pool``) the payouts of
     ``constants`` leave live."""
@@ -235,14 +355,19 @@ def _live(q0: np.ndarray, pool: np.ndarray, constants: TingConstants) -> np.ndar
     return mask
 
 
-def _completions(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
-    """Each stage-A row's ``C(left, 4) C(left - 4, 2)``: the four- and two-card community draws its values
-    are over."""
+def _left(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
+    """Each stage-A row's suited cards left for the community, as floats."""
     from solver.staged.forward import decode_rows
 
     hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
     pool = int(geometry.full_counts()[:geometry.n_suited].sum())
-    left = (pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)).astype(float)
+    return (pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)).astype(float)
+
+
+def _completions(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
+    """Each stage-A row's ``C(left, 4) C(left - 4, 2)``: the four- and two-card community draws its values
+    are over."""
+    left = _left(keys, geometry)
     return left * (left - 1) * (left - 2) * (left - 3) / 24.0 * (left - 4) * (left - 5) / 2.0
 
 

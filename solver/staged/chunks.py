@@ -49,7 +49,7 @@ class SolveJob:
     """The folder of stage A's payout-free columns, when the solve reads them from a store
     (:mod:`solver.staged.column_store`)."""
     bounds: str = ""
-    """For a variant bounded by solves of other ting payouts (:mod:`solver.staged.bounds`): those, as
+    """For a variant bounded by solves of other ting payouts or fa-hu bets (:mod:`solver.staged.bounds`): those, as
     recorded; stage A then walks only the keys saved in ``chunks/holds-needed.npy``."""
 
     def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,

@@ -826,7 +826,10 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     types = np.empty(4, np.int64)
     counts = np.empty(4, np.int64)
     sums = np.empty(7)
-    inputs = np.empty((3, n if out.shape[0] > 1 else 0))
+    # several variants, or more than two fa-hu bets (the fused leaf takes two a pass), share each leaf's
+    # weights, W and Wf from a buffer
+    buffered = (out.shape[0] > 1 or fa_bets.shape[1] > 2) and not with_bonus
+    inputs = np.empty((3, n if buffered else 0))
     n_pool = pool.sum()
     for r in range(dead_rows.shape[0]):
         k = _suited_dead(dead_rows, r, n_suited)
@@ -860,14 +863,14 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
             _write_tracked(out[0, r], s11_hu, s11_flush, rest, t2, sums)
             continue
         union_win, union_flush = 0.0, 0.0
-        if out.shape[0] > 1:
+        if buffered:
             _leaf_inputs(w_lv[parent], q_lv[parent], lin_hu, lin_flush, corr_level, a_col, inv_n, inputs)
             union_win, union_flush = _buffered_wins(inputs)
         for v in range(out.shape[0]):
             _leaf_row(out[v, r], w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level,
                       corr_bonus, a_col, inv_n, with_bonus, inputs, t2, p1[v], pf1[v], m_min[v], m_max[v], c_fa[v],
                       fa_bets[v], bonus_bet)
-            if out.shape[0] > 1:
+            if buffered:
                 _own_wins(inputs, union_win, union_flush, excluded[v], n_excluded[v],
                           out[v, r, 2 * fa_bets.shape[1] + 4:])
             out[v, r, fa_bets.shape[1] + 1] = s11_hu

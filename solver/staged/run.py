@@ -56,7 +56,14 @@ from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_powers
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent
-from solver.staged.bounds import describe_bounds, needed_keys
+from solver.staged.bounds import (
+    bets_near,
+    describe_bounds,
+    exact_values,
+    needed_keys,
+    recorded_bounds,
+    whole_stage_a,
+)
 from solver.staged.chunks import (
     STAGE_NAMES,
     SolveJob,
@@ -192,9 +199,24 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
             write_parts(path, (_walked_rows(_kept_columns(part, columns, kept)) for part in parts),
                         file_metadata(solve.config, solve.objective, extra))
     table = pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns)
+    keys = as_array(table["key"])
     values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
+    if solve.bounds:
+        _exact_rows(solve, keys, values)
     values[np.isnan(values)] = -np.inf  # rows a bounded variant did not walk: never a state's best
-    save_stage_arrays(directory, "holds", {"key": as_array(table["key"]), "values": values})
+    save_stage_arrays(directory, "holds", {"key": keys, "values": values})
+
+
+def _exact_rows(solve: SolveJob, keys: np.ndarray, values: np.ndarray) -> None:
+    """Into a bounded variant's stage-A ``values`` (of every row ``keys``, those not walked NaN), the rows
+    whose values at their best bets the solve of other fa-hu bets bounding it gives exactly
+    (:func:`solver.staged.bounds.needed_keys` saved their keys): those bets' values; the others stay NaN,
+    never the row's best."""
+    exact = np.load(solve.directory / "chunks" / "holds-exact.npy")
+    if len(exact):
+        place = np.searchsorted(keys, exact)
+        known = exact_values(solve.config, recorded_bounds(solve.bounds)[0], exact)
+        values[place, :known.shape[1]] = np.where(np.isnan(known), values[place, :known.shape[1]], known)
 
 
 def _holds_tag(bounds: str) -> str:
@@ -531,12 +553,23 @@ def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quie
         plays, best_ev = _chart_plays(solve, hands, deads, level, dd, reach, option)
     holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
     counts.update(more)
-    outcomes, bonus_net = outcome_counts(holds, tracked(solve, source, quiet), config)
+    source_bets = None
+    if source is None and solve.bounds:  # a solve of other fa-hu bets: its counts of the bets both have
+        source, source_bets = _bets_bound(solve)
+    outcomes, bonus_net = outcome_counts(holds, tracked(solve, source, quiet, source_bets), config)
     counts.update(outcomes)
     first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
     table = _draw_table(solve, keys, hands, deads, dd, reach, plays.option[first], level, n_holds, best_ev)
     declined = sum_exact(reach[(level > 0) & (plays.option[first] != 0)])
     return counts, bonus_net, table, declined
+
+
+def _bets_bound(solve: SolveJob) -> tuple[Path | None, tuple[float, ...] | None]:
+    """The solve of other fa-hu bets that bounds ``solve`` (:func:`solver.staged.bounds.bets_near`), and its
+    bets; or Nones."""
+    (first, *_) = recorded_bounds(solve.bounds)
+    found = whole_stage_a(first)
+    return (first, found.fa_hu_bets) if found is not None and bets_near(found, solve.config) else (None, None)
 
 
 DRAW_SCHEMA = pa.schema([
@@ -606,7 +639,8 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     ting payouts or bet sizes) builds none. ``index``: build the index that
     ``best --tables`` reads now (otherwise the first such query builds it).
     ``bounds``: one or two finished solves that differ from this one only in
-    the ting win payouts (:func:`solver.staged.bounds.find_bounds`); with a column store that keeps
+    the ting win payouts and multiples, or the fa-hu bets
+    (:func:`solver.staged.bounds.find_bounds`); with a column store that keeps
     stage B's rows, stage A walks only the rows that can be a state's best
     (:mod:`solver.staged.bounds`): the same figures, a partial ``holds.parquet``.
     Returns the game's summary, also written to ``summary.parquet``.
@@ -656,12 +690,12 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
     bounds = [Path(b).absolute() for b in bounds]
     recorded = describe_bounds(bounds)
     path, note = directory / "chunks" / "holds-needed.npy", directory / "chunks" / "holds-needed.json"
-    if not (path.exists() and path.with_name("holds-total.npy").exists() and note.exists()
-            and note.read_text() == recorded):
+    if not (path.exists() and all(path.with_name(f"holds-{name}.npy").exists() for name in ("exact", "total"))
+            and note.exists() and note.read_text() == recorded):
         note.unlink(missing_ok=True)
-        keys = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
+        keys, exact = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
         total = pq.ParquetFile(bounds[0] / "holds.parquet").metadata.num_rows
-        save_stage_arrays(directory, "holds", {"needed": keys, "total": np.array([total])})
+        save_stage_arrays(directory, "holds", {"needed": keys, "exact": exact, "total": np.array([total])})
         with written_atomically(note) as tmp:
             tmp.write_text(recorded)
     return recorded
@@ -684,7 +718,7 @@ def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], c
 
 def _forget_bounds(directory: Path) -> None:
     """Drop the rows :func:`bounded_share` saved: the variant's solve then walks stage A whole."""
-    for name in ("holds-needed.json", "holds-needed.npy", "holds-total.npy"):
+    for name in ("holds-needed.json", "holds-needed.npy", "holds-exact.npy", "holds-total.npy"):
         (Path(directory) / "chunks" / name).unlink(missing_ok=True)
 
 

@@ -9,7 +9,7 @@ same walk (``holds_from``) reads the counts its source already has.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -35,15 +35,16 @@ TRACKING_FILE = "tracking.parquet"
 (``holds_from``: a restriction, a chart, a paytable variant) reads the ones it reaches too."""
 
 
-def tracked(solve: SolveJob, source: Path | None, quiet: bool
+def tracked(solve: SolveJob, source: Path | None, quiet: bool, source_bets: Sequence[float] | None = None
             ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
     """The tracking walk over requested (key, bet, minimum) triples (sorted, distinct), by chunks of holds;
-    the triples ``source``'s tracking table holds are read from it instead. All of them are written to
-    this solve's tracking table."""
+    the triples ``source``'s tracking table holds are read from it instead (``source_bets``: its fa-hu bets,
+    where they differ from this solve's, the same walk otherwise: its rows of the bets both have). All of
+    them are written to this solve's tracking table."""
     def run(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray) -> np.ndarray:
         sums = np.empty((len(keys), len(TRACK_COLUMNS)))
         wanted = _tracking_index(keys, bets, minimum, solve.n_bets)
-        known = _known_tracking(source, solve.n_bets) if source is not None else None
+        known = _known_tracking(source, solve.config.fa_hu_bets, source_bets) if source is not None else None
         todo = np.ones(len(keys), bool)
         if known is not None:
             at = np.minimum(np.searchsorted(known[0], wanted), len(known[0]) - 1)
@@ -88,17 +89,24 @@ def _tracking_index(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray, n_b
     return (keys * n_bets + bets) * 2 + minimum
 
 
-def _known_tracking(source: Path, n_bets: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """The triples (as :func:`_tracking_index`) and outcome counts of ``source``'s tracking table, when it
-    has a row (the same walk: :func:`solver.staged.run.solve` checked its stage A)."""
+def _known_tracking(source: Path, bets: Sequence[float], source_bets: Sequence[float] | None = None
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The triples (as :func:`_tracking_index`, for fa-hu ``bets``) and outcome counts of ``source``'s
+    tracking table, when it has a row (the same walk: :func:`solver.staged.run.solve` checked its stage A;
+    or one of other fa-hu bets ``source_bets``, whose rows of a bet both have are the same counts)."""
     path = source / TRACKING_FILE
     try:
         read_metadata(path)
     except InputError:
         return None
     table = pq.read_table(path)
+    bet = as_array(table["bet"]).astype(np.int64)
+    if source_bets is not None:  # renumbered, increasing as both lists are: the index stays sorted
+        renumber = np.array([bets.index(f) if f in bets else -1 for f in source_bets])
+        bet = renumber[bet]
+        table = table.filter(pa.array(bet >= 0))
+        bet = bet[bet >= 0]
     if not len(table):
         return None
-    index = _tracking_index(as_array(table["key"]), as_array(table["bet"]).astype(np.int64),
-                            as_array(table["minimum"]).astype(np.int64), n_bets)
+    index = _tracking_index(as_array(table["key"]), bet, as_array(table["minimum"]).astype(np.int64), len(bets))
     return index, as_array(table["sums"])
