@@ -213,9 +213,9 @@ def _exact_rows(solve: SolveJob, keys: np.ndarray, values: np.ndarray) -> None:
     (:func:`solver.staged.bounds.needed_keys` saved their keys): those bets' values; the others stay NaN,
     never the row's best."""
     exact = np.load(solve.directory / "chunks" / "holds-exact.npy")
-    if len(exact):
+    if len(exact):  # only a solve of other fa-hu bets gives rows exactly
         place = np.searchsorted(keys, exact)
-        known = exact_values(solve.config, recorded_bounds(solve.bounds)[0], exact)
+        known = exact_values(solve.config, _bets_bound(solve)[0], exact)
         values[place, :known.shape[1]] = np.where(np.isnan(known), values[place, :known.shape[1]], known)
 
 
