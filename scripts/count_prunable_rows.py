@@ -2,7 +2,7 @@
 
 Usage: python scripts/count_prunable_rows.py [--config FILE] [--ting-hu LO,MID,HI] [--root DIR]
                                            [--time-walk N] [--json]
-       python scripts/count_prunable_rows.py --from DIR [--vary KEY=V,V,...] [--store FOLDER] [--json]
+       python scripts/count_prunable_rows.py --from DIR [--vary KEY=V,V,... ...] [--store FOLDER] [--json]
 
 A stage-A row's value (the best fa-hu bet of a hold against its dead cards) is
 non-decreasing in ting_hu: every ting bet pays more. So with variants LO < MID <
@@ -27,7 +27,8 @@ Seconds on the reduced decks; a real-deck run is three variant solves (the
 first fills the column store), then the count.
 
 With ``--from DIR`` it counts instead the rows that one finished solve (the
-main solve, say) leaves each variant of one ting win payout, by the bounds a
+main solve, say) leaves each variant of the ``--vary`` grid (repeatable, as
+``paytable``'s: ting win payouts, multiples, bet sizes), by the bounds a
 bounded variant uses (``solver.staged.bounds.needed_keys``: the solve's values
 and ting wins, the columns of the communities a variant makes live), and how
 long finding them takes (a variant of the fa-hu bets also takes the rows whose
@@ -138,37 +139,41 @@ def _stored_draws(own: Path) -> dict:
     return stored
 
 
-def count_from_solve(directory: Path, store: Path, base: GameConfig, key: str, values: list) -> list[dict]:
-    """The rows the solve in ``directory`` leaves each variant of ``base`` with ``key`` at each of ``values``,
-    and the seconds finding them took."""
+def count_from_solve(directory: Path, store: Path, chosen: list[tuple[dict, GameConfig]]) -> list[dict]:
+    """The rows the solve in ``directory`` leaves each variant ``chosen`` (its payouts, its configuration), and
+    the seconds finding them took."""
     import pyarrow.parquet as pq
 
     from solver.staged.bounds import needed_keys
 
     stored, found = _stored_draws(store), []
     n_rows = pq.ParquetFile(directory / "holds.parquet").metadata.num_rows
-    for value in values:
+    for payouts, config in chosen:
         start = time.perf_counter()
-        keys, exact = needed_keys(replace(base, **{key: value}), [directory], stored["holds"], stored["rows"], store)
-        found.append({key: value, "needed": len(keys), "rows": n_rows, "share": len(keys) / n_rows,
+        keys, exact = needed_keys(config, [directory], stored["holds"], stored["rows"], store)
+        found.append({**payouts, "needed": len(keys), "rows": n_rows, "share": len(keys) / n_rows,
                       "exact": len(exact), "seconds": time.perf_counter() - start})
     return found
 
 
 def _from_solve(args: argparse.Namespace, base: GameConfig) -> None:
     """``--from``: count and print."""
-    from solver.products.paytable import parse_values
+    from solver.products.paytable import parse_values, variants
 
-    key, _, text = args.vary.partition("=")
+    grid = {}
+    for item in args.vary or ["ting_hu=0.75,1.25,1.5,2,3"]:
+        key, _, text = item.partition("=")
+        grid[key] = parse_values(key, text)
     store = Path(args.store) if args.store else store_folder(base)
-    found = count_from_solve(Path(args.solved), store, base, key, parse_values(key, text))
+    found = count_from_solve(Path(args.solved), store, variants(base, grid))
     if args.json:
         print(json.dumps(found))
         return
     print(f"stage-A rows each variant needs, bounded by the solve in {args.solved} alone:")
     for row in found:
         exact = f"; {row['exact']:,} more given exactly by the solve (its bets)" if row["exact"] else ""
-        print(f"  {key} = {row[key]}: {row['needed']:,} of {row['rows']:,} ({row['share']:.3f}){exact}, "
+        payouts = ", ".join(f"{k} = {row[k]}" for k in grid)
+        print(f"  {payouts}: {row['needed']:,} of {row['rows']:,} ({row['share']:.3f}){exact}, "
               f"found in {row['seconds']:.1f} s")
 
 
@@ -184,7 +189,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--from", dest="solved", metavar="DIR",
                         help="count the rows a finished solve in DIR leaves each variant of --vary")
-    parser.add_argument("--vary", default="ting_hu=0.75,1.25,1.5,2,3", help="KEY=V,V,... (with --from)")
+    parser.add_argument("--vary", action="append", metavar="KEY=V,V,...",
+                        help="with --from, repeatable: the grid (default ting_hu=0.75,1.25,1.5,2,3)")
     parser.add_argument("--store", help="the column store (with --from; default: the cache folder's)")
     args = parser.parse_args()
     base = load_config(args.config) if args.config else DEFAULT_CONFIG

@@ -13,7 +13,7 @@ import pytest
 
 from solver.errors import InputError
 from solver.game.config import GameConfig, load_config
-from solver.staged.bounds import _row_bounds, brackets, find_bounds, near
+from solver.staged.bounds import _row_bounds, bets_near, brackets, find_bounds, near, sizes_near
 from solver.staged.run import solve
 from solver.tables.files import content_digest, read_metadata
 
@@ -25,9 +25,10 @@ MIXED = replace(SMALL, ting_hu=1.5, ting_hu_fa=1.25, ting_hu_flush=1.25)  # agai
 MULTIPLES = replace(SMALL, ting_hu=1.5, ting_hu_multiples=(1.0, 4.0))  # a larger ting bet: its value rises
 BETS = replace(MID, fa_hu_bets=(1.0, 2.0, 3.0))  # another fa-hu bet, above MID's
 SMALLEST = replace(MID, ting_hu_multiples=(2.0, 3.0))  # a larger smallest ting bet: its value falls
+SIZES = replace(BETS, ting_hu=1.75)  # another fa-hu bet and a larger ting payout
 WHOLE = {"low": replace(SMALL, ting_hu=1.25), "high": replace(SMALL, ting_hu=1.75), "whole": MID, "mixed": MIXED,
          "multiples": MULTIPLES, "bets": BETS, "bets-1-3": replace(MID, fa_hu_bets=(1.0, 3.0)),
-         "smallest": SMALLEST}
+         "smallest": SMALLEST, "sizes": SIZES}
 """The whole solves, by name."""
 
 
@@ -43,12 +44,17 @@ def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
     assert near(mid, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # the smallest bet, alone
     assert not near(low, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # with a payout: not bounded
     assert not near(low, replace(mid, fa_hu=3.0)) and not near(low, replace(mid, fa_hu_bets=(1.0, 3.0)))
+    sized = replace(mid, fa_hu_bets=(1.0, 3.0))
+    assert sizes_near(low, sized) and not bets_near(low, sized) and bets_near(mid, sized)
+    assert not sizes_near(low, replace(sized, fa_hu=3.0)) and not sizes_near(low, replace(mid, fa_hu_bets=(0.5, 2.0)))
+    assert not sizes_near(low, replace(sized, ting_hu_multiples=(2.0, 3.0)))  # the smallest, with a payout
 
 
 BOUNDED = {"bounded": (MID, ("low", "high"), "whole"), "above-low": (MID, ("low",), "whole"),
            "below-high": (MID, ("high",), "whole"), "mixed-bounded": (MIXED, ("low",), "mixed"),
            "multiples-bounded": (MULTIPLES, ("whole",), "multiples"), "bets-bounded": (BETS, ("whole",), "bets"),
-           "smallest-bounded": (SMALLEST, ("whole",), "smallest"), "bets-between": (BETS, ("bets-1-3",), "bets")}
+           "smallest-bounded": (SMALLEST, ("whole",), "smallest"), "bets-between": (BETS, ("bets-1-3",), "bets"),
+           "sizes-bounded": (SIZES, ("whole",), "sizes")}
 """The bounded solves: a variant, the whole solves that bound it, and its own whole solve."""
 
 
@@ -100,6 +106,9 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["bets"],)  # the nearest bets
     assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.5)), root) == (solved["bets"],)  # between its bets
     assert find_bounds(replace(mid, fa_hu_bets=(0.5, 2.0)), root) is None  # below every solve's smallest
+    # other bets and payouts: the nearest of those, since none has its bets or its payouts
+    assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["sizes"],)
+    assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(0.5, 2.0)), root) is None
     with pytest.raises(InputError, match="bounded"):
         solve(replace(mid, tian_hu=4.0), root / "reads-bounded", holds_from=solved["bounded"], quiet=True)
 
@@ -110,7 +119,12 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     (MULTIPLES, "multiples", ("whole",)), (MULTIPLES, "multiples", ("low",)), (MID, "whole", ("multiples",)),
     (BETS, "bets", ("whole",)), (WHOLE["bets-1-3"], "bets", ("whole",)), (MID, "whole", ("bets-1-3",)),
     (BETS, "bets", ("bets-1-3",)),
-    (SMALLEST, "smallest", ("whole",)), (MID, "whole", ("smallest",)), (MID, "whole", ("smallest", "multiples"))])
+    (SMALLEST, "smallest", ("whole",)), (MID, "whole", ("smallest",)), (MID, "whole", ("smallest", "multiples")),
+    # other bets and payouts: a new bet above (ratios, and chords beyond them) or between (chords), payouts
+    # rising or falling, the largest or the smallest multiple
+    (SIZES, "sizes", ("whole",)), (SIZES, "sizes", ("bets-1-3",)), (BETS, "bets", ("low",)),
+    (BETS, "bets", ("high",)), (WHOLE["bets-1-3"], "bets", ("multiples",)), (BETS, "bets", ("smallest",)),
+    (WHOLE["bets-1-3"], "bets", ("sizes",))])
 def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig, exact: str,
                                     bounds: tuple[str, ...]) -> None:
     """Every stage-A row's value at its best fa-hu bet lies within the bounds the solves give (which are not
@@ -127,7 +141,8 @@ def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig,
     assert np.array_equal(low[given], value[given]) and np.array_equal(high[given], value[given])
     solved_bets = WHOLE[bounds[0]].fa_hu_bets
     assert not given.any() or config.fa_hu_bets != solved_bets
-    if set(solved_bets) < set(config.fa_hu_bets) and max(config.fa_hu_bets) == max(solved_bets):
+    if set(solved_bets) < set(config.fa_hu_bets) and max(config.fa_hu_bets) == max(solved_bets) \
+            and bets_near(WHOLE[bounds[0]], config):
         assert given.mean() > 0.9  # a bet between two solved ones is best only where they tie
     if len(bounds) == 2:  # each side the tighter of the two solves'
         for one in bounds:

@@ -29,7 +29,9 @@ variant's values at its other bets (:class:`_BetSizes`): ``gain_c`` is
 ``a_c + F b_c`` with ``a_c >= 0``, so ``G_F`` is convex in F and ``G_F / F``
 never rises; at the bets both have, its values are the variant's exactly, and a
 row whose other bets fall short of its best shared one is read from it, not
-walked (:func:`exact_values`). Stage B keeps each post-draw state's best hold, so a row
+walked (:func:`exact_values`); a solve of other bets and other ting payouts
+(:func:`sizes_near`) bounds the values of the variant's payouts at its own bets
+first, and those the variant's at the others. Stage B keeps each post-draw state's best hold, so a row
 whose upper bound falls short of the state's best lower bound (or of folding)
 in every state that holds it can be no state's best, and its value is never
 read by stages B-D or the forward count, which read only the best. The variant
@@ -120,33 +122,43 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
 
 def bets_near(solved: GameConfig, config: GameConfig) -> bool:
     """Whether ``solved`` differs from ``config`` only in the fa-hu bets, ``config``'s none below the smallest of
-    ``solved``'s: its values and ting gains at its bets bound ``config``'s at the others (:class:`_BetSizes`)."""
-    return solved.fa_hu_bets != config.fa_hu_bets and replace(solved, fa_hu_bets=config.fa_hu_bets) == config \
-        and min(config.fa_hu_bets) >= min(solved.fa_hu_bets)
+    ``solved``'s: its values and ting gains at its bets bound ``config``'s at the others (:class:`_BetSizes`),
+    and give them exactly at the bets both have."""
+    return sizes_near(solved, config) and replace(solved, fa_hu_bets=config.fa_hu_bets) == config
+
+
+def sizes_near(solved: GameConfig, config: GameConfig) -> bool:
+    """Whether ``solved`` differs from ``config`` in the fa-hu bets, ``config``'s none below the smallest of
+    ``solved``'s, and otherwise at most as :func:`near` allows: its values bound those of ``config``'s payouts
+    at ``solved``'s bets, and those bound ``config``'s at its own (:class:`_BetSizes`)."""
+    return solved.fa_hu_bets != config.fa_hu_bets and min(config.fa_hu_bets) >= min(solved.fa_hu_bets) \
+        and near(solved, replace(config, fa_hu_bets=solved.fa_hu_bets))
 
 
 def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> tuple[Path, ...] | None:
     """Finished solves among ``root``'s directories that bound ``config``: of other ting payouts (:func:`near`),
     the nearest below it and the nearest above it (:func:`brackets`) where there are such, else the nearest
-    other; failing those, the nearest of other fa-hu bets (:func:`bets_near`); or None."""
-    lows, highs, others, bets = [], [], [], []
+    other; failing those, the nearest of other fa-hu bets (:func:`bets_near`), else of other bets and payouts
+    (:func:`sizes_near`); or None."""
+    lows, highs, others, bets, sizes = [], [], [], [], []
     for manifest in sorted(root.glob("*/manifest.json")):
         directory = manifest.parent
         aside = ".replaced-" in directory.name  # moved aside by --force: another solve's, kept for the record
         found = None if directory == exclude or aside else whole_stage_a(directory)
         if found is None or found == config:
             continue
-        if bets_near(found, config):
+        gaps = [monotone(found)[k] - monotone(config)[k] for k in monotone(config)]
+        if sizes_near(found, config):
             gap = sum(min(abs(f - s) for s in found.fa_hu_bets) for f in config.fa_hu_bets)
-            bets.append((gap, -len(found.fa_hu_bets), str(directory)))
+            (bets if bets_near(found, config) else sizes).append(
+                (gap + sum(abs(g) for g in gaps), -len(found.fa_hu_bets), str(directory)))
         if not near(found, config):
             continue
-        gaps = [monotone(found)[k] - monotone(config)[k] for k in monotone(config)]
         candidate = (sum(abs(g) for g in gaps), str(directory))
         (lows if max(gaps) <= 0 else highs if min(gaps) >= 0 else others).append(candidate)
     chosen = [min(side)[1] for side in (lows, highs) if side]
-    if not chosen and (others or bets):
-        chosen = [min(others)[1] if others else min(bets)[-1]]
+    if not chosen and (others or bets or sizes):
+        chosen = [min(others)[1] if others else min(bets or sizes)[-1]]
     return tuple(Path(d) for d in chosen) or None
 
 
@@ -213,7 +225,8 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
         solved = whole_stage_a(directory)
         if solved is None:
             raise ValueError(f"{directory} holds no finished solve with a whole stage A to bound by")
-        bounder = _BetSizes(solved, config) if bets_near(solved, config) else _Slopes(solved, config, store)
+        bounder = _BetSizes(solved, config, store) if solved.fa_hu_bets != config.fa_hu_bets \
+            else _Slopes(solved, config, store)
         batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
         parts = [bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))
                  for part in map(pa.Table.from_batches, ([b] for b in batches))]
@@ -260,17 +273,17 @@ class _Slopes:
 
     def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, ...]:
         """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and none exact."""
-        geometry = self.config.geometry
-        base = geometry.n_types
-        norm = _completions(keys, geometry)
-        low = (evs - wins @ self.down.T / norm[:, None]).max(axis=1)
-        hold_codes = keys // base**4
+        fall, rise = self.moves(keys, wins)
+        return keys, (evs - fall).max(axis=1), (evs + rise).max(axis=1), np.zeros(len(keys), bool)
+
+    def moves(self, keys: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """How far each of the rows ``keys`` (their ting wins ``wins``) can fall and rise at each fa-hu bet."""
+        norm = _completions(keys, self.config.geometry)
         extra = np.zeros_like(wins)
         if self.rises:
-            codes, first = np.unique(hold_codes, return_inverse=True)
+            codes, first = np.unique(keys // self.config.geometry.n_types**4, return_inverse=True)
             extra = np.stack([self._new_wins(int(code)) for code in codes])[first]
-        high = (evs + (wins + extra) @ self.up.T / norm[:, None]).max(axis=1)
-        return keys, low, high, np.zeros(len(keys), bool)
+        return wins @ self.down.T / norm[:, None], (wins + extra) @ self.up.T / norm[:, None]
 
     def _new_wins(self, code: int) -> np.ndarray:
         """The ting wins, at no dead card, of the hold's communities the variant's payouts make live and the
@@ -298,49 +311,66 @@ class _BetSizes:
 
     A community that beats folding at none of the solve's bets under any dead set beats it at no bet between
     or above them (``a + F b <= 0`` at the largest makes ``b <= 0``), so the solve's sums hold every
-    community the variant's can bet: :func:`bets_near` admits no bet below the solve's smallest.
+    community the variant's can bet: :func:`sizes_near` admits no bet below the solve's smallest. A solve of
+    other ting payouts too (:func:`sizes_near`) gives ``g`` at its bets only within the bounds of
+    :class:`_Slopes` (of ``config``'s payouts at the solve's bets), and the chords and ratios then take the
+    ends of those ranges that make them bounds.
     """
 
-    COLUMNS = ("key", "evs", "step11", "ting_gains")
-    """What it reads of the solve's ``holds.parquet``."""
-
-    def __init__(self, solved: GameConfig, config: GameConfig) -> None:
+    def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
         self.config, self.solved = config, np.array(solved.fa_hu_bets)
         self.variant = TingConstants.of(config)
+        at_solved_bets = replace(config, fa_hu_bets=solved.fa_hu_bets)
+        self.payouts = None if at_solved_bets == solved else _Slopes(solved, at_solved_bets, store)
+        self.COLUMNS = ("key", "evs", "step11", "ting_gains", *(("ting_wins",) if self.payouts else ()))
+        """What it reads of the solve's ``holds.parquet``."""
 
-    def bounds(self, keys: np.ndarray, evs: np.ndarray, step11: np.ndarray, gains: np.ndarray
-               ) -> tuple[np.ndarray, ...]:
+    def bounds(self, keys: np.ndarray, evs: np.ndarray, step11: np.ndarray, gains: np.ndarray,
+               wins: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and which are
-        exact: the best of the solve's bets the variant has, the others' upper bounds below it."""
+        exact: with the solve's payouts, the best of the solve's bets the variant has, the others' upper
+        bounds below it."""
         left = _left(keys, self.config.geometry)
         total4 = left * (left - 1) * (left - 2) * (left - 3) / 24.0
         ting = gains[:, :len(self.solved)] / (total4 * (left - 4) * (left - 5) / 2.0)[:, None]
+        lowest, highest = ting, ting
+        if self.payouts is not None:
+            fall, rise = self.payouts.moves(keys, wins)
+            lowest, highest = ting - fall, ting + rise
         rest = total4 - step11[:, 0] - step11[:, 1]
         solved = np.full(len(keys), -np.inf)  # the best of the solve's bets, exactly
         low, high = [solved], [solved]
         for k, f in enumerate(self.variant.fa_bets):
-            if f in self.solved:
+            if f in self.solved and self.payouts is None:
                 solved = np.maximum(solved, evs[:, int(np.flatnonzero(self.solved == f)[0])])
                 continue
             linear = (self.variant.step11_hu[k] * step11[:, 0] + self.variant.step11_flush[k] * step11[:, 1]
                       - (1.0 + f) * rest) / total4
-            below, above = self._ting_part(ting, f)
+            below, above = self._ting_part(lowest, highest, f)
             low.append(linear + below)
             high.append(linear + above)
         others = np.max(high[1:], axis=0) if len(high) > 1 else np.full(len(keys), -np.inf)
         low[0] = high[0] = solved
         return keys, np.max(low, axis=0), np.max(high, axis=0), others < solved - TOLERANCE
 
-    def _ting_part(self, ting: np.ndarray, f: float) -> tuple[np.ndarray, np.ndarray]:
-        """Bounds on the ting part at bet ``f`` from its values ``ting`` at the solve's bets."""
+    def _ting_part(self, lowest: np.ndarray, highest: np.ndarray, f: float) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds on the ting part at bet ``f`` from its ranges ``[lowest, highest]`` at the solve's bets: each
+        chord or ratio is a sum of two of them with weights of either sign, which takes the end of each
+        range its weight's sign asks for."""
         bets = self.solved
-        low, high = np.zeros(len(ting)), np.full(len(ting), np.inf)
+        low, high = np.zeros(len(lowest)), np.full(len(lowest), np.inf)
         for i, s in enumerate(bets):
-            scaled = ting[:, i] * (f / s)
-            high, low = (np.minimum(high, scaled), low) if s < f else (high, np.maximum(low, scaled))
+            if s <= f:
+                high = np.minimum(high, highest[:, i] * (f / s))
+            if s >= f:
+                low = np.maximum(low, lowest[:, i] * (f / s))
             for j in range(i + 1, len(bets)):
-                chord = ting[:, i] + (f - s) * (ting[:, j] - ting[:, i]) / (bets[j] - s)
-                high, low = (np.minimum(high, chord), low) if s < f < bets[j] else (high, np.maximum(low, chord))
+                t = (f - s) / (bets[j] - s)  # the chord is (1 - t) g(s) + t g(bets[j])
+                if s < f < bets[j]:
+                    high = np.minimum(high, (1 - t) * highest[:, i] + t * highest[:, j])
+                else:
+                    low = np.maximum(low, (1 - t) * (lowest if t <= 1 else highest)[:, i]
+                                     + t * (lowest if t >= 0 else highest)[:, j])
         return low, high
 
 

@@ -639,7 +639,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     ting payouts or bet sizes) builds none. ``index``: build the index that
     ``best --tables`` reads now (otherwise the first such query builds it).
     ``bounds``: one or two finished solves that differ from this one only in
-    the ting win payouts and multiples, or the fa-hu bets
+    the ting win payouts and multiples, the fa-hu bets, or both
     (:func:`solver.staged.bounds.find_bounds`); with a column store that keeps
     stage B's rows, stage A walks only the rows that can be a state's best
     (:mod:`solver.staged.bounds`): the same figures, a partial ``holds.parquet``.
