@@ -8,13 +8,19 @@ form of :mod:`solver.staged.holds`,
 ``c_F = ting_ante + F ting_fa + 1 + F``, ``y(z) = z m_max`` above 0 and
 ``z m_min`` below. Each ting win payout (:data:`MONOTONE_PAYOUTS`) moves
 ``gain_c`` by at most its change times the community's win counts, and the
-largest ting multiple by at most its change times ``z+ <= W p1 + Wf pf1``, so
-a finished solve of other ting payouts or a larger or smaller largest multiple
-bounds the variant's values row by row (:class:`_Slopes`):
+largest ting multiple by exactly its change times ``F z`` where ``z > 0`` (only
+those communities bet it, and they bet at every multiple): summed, ``F dm Z+``,
+which a solve with two multiples gives (its ting gains less those with the
+smallest multiple alone are ``F0 (m_max - m_min) Z+``); a solve with one multiple
+bounds it, ``z+ <= (W p1 + Wf pf1) (1 - 1 / max(p1, pf1))`` (``W + Wf`` of the
+``C(left - 4, 2)`` completions win). So a finished solve of other ting payouts or
+a larger or smaller largest multiple bounds the variant's values row by row
+(:class:`_Slopes`):
 
 * rising payouts add at most ``dc_F (S_W + S_Wf) + F m_max (dp1 S_W + dpf1 S_Wf)``
-  (and ``F dm (p1 S_W + pf1 S_Wf)`` for the multiple; ``m_max``, ``p1``, ``pf1``
-  the larger of the two) to ``G_F``, with ``S_W = sum_c w_c W_c`` and ``S_Wf`` the solve's ting wins
+  (and ``F dm (p1 S_W + pf1 S_Wf) (1 - 1 / max(p1, pf1))`` for the multiple of a solve
+  with one; ``m_max``, ``p1``, ``pf1`` the larger of the two) to ``G_F``, with
+  ``S_W = sum_c w_c W_c`` and ``S_Wf`` the solve's ting wins
   (:data:`solver.staged.holds.WINS_COLUMNS`, over its live communities), plus
   the same of the communities the variant's payouts make live and the solve's
   did not, at their counts with no dead card (each hold's, from the column
@@ -245,13 +251,21 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
 class _Slopes:
     """How far a solve of ``solved``'s payouts can be from ``config``'s, row by row (the module's notes)."""
 
-    COLUMNS = ("key", "evs", "ting_wins")
+    COLUMNS = ("key", "evs", "ting_wins", "ting_gains")
     """What it reads of the solve's ``holds.parquet``."""
 
     def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
         self.config, self.store = config, store
         self.solved, self.variant = TingConstants.of(solved), TingConstants.of(config)
         d = {k: monotone(config)[k] - monotone(solved)[k] for k in monotone(config)}
+        # Only a community with z > 0 bets the largest multiple, and it bets at every multiple (c_F u >= 0), so
+        # the largest moves G_F by exactly F dm Z+, Z+ = sum of w z over those; and G_F less the ting gains
+        # at F0 with the smallest multiple alone is F0 (m_max - m_min) Z+. A solve with two multiples gives it.
+        self.largest = np.zeros(len(self.variant.fa_bets))
+        if self.solved.m_max > self.solved.m_min:
+            self.largest = self.variant.fa_bets * d.pop("largest_multiple") / (
+                self.solved.fa_bets[0] * (self.solved.m_max - self.solved.m_min))
+            d["largest_multiple"] = 0.0
         up, down = ({k: max(s * v, 0.0) for k, v in d.items()} for s in (1.0, -1.0))
         self.up, self.down = self._coefficients(up), self._coefficients(down)
         self.rises = any(v > 0 for v in up.values())
@@ -260,30 +274,35 @@ class _Slopes:
     def _coefficients(self, change: dict[str, float]) -> np.ndarray:
         """Per fa-hu bet F, what a community's gain moves by at most per unit of W and of Wf, one side's
         ``change`` (each :func:`monotone` quantity's, that way) made: ``c_F`` moves ``u = W + Wf``; ``y`` moves
-        by at most ``m dz + dm z+``, with ``m`` and ``z+ <= W p1 + Wf pf1`` at the larger payouts. The
-        smallest multiple, changed alone, moves only a community whose bet loses on average (``z < 0``) and
-        beats folding at the smaller multiple ``m``, so ``F m |z| < c_F u``: by at most ``dm c_F u / m``."""
+        by at most ``m dz + dm z+``, with ``m`` and ``z+`` at the larger payouts. There ``W + Wf`` completions
+        of the ``C(left - 4, 2)`` win, so ``z <= (W p1 + Wf pf1) (1 - 1 / max(p1, pf1))``. The smallest
+        multiple, changed alone, moves only a community whose bet loses on average (``z < 0``) and beats
+        folding at the smaller multiple ``m``, so ``F m |z| < c_F u``: by at most ``dm c_F u / m``."""
         f = self.variant.fa_bets
         m = max(self.variant.m_max, self.solved.m_max)
         p = {"ting_hu": max(self.variant.p1, self.solved.p1), "ting_hu_flush": max(self.variant.pf1, self.solved.pf1)}
+        positive = max(0.0, 1.0 - 1.0 / max(p.values()))  # the share of W p1 + Wf pf1 that z can be
         smallest = change["smallest_multiple"] * np.maximum(self.variant.c, self.solved.c) / min(
             self.variant.m_min, self.solved.m_min)
         return np.stack([change["ting_hu_ante"] + f * change["ting_hu_fa"] + smallest
-                         + f * (m * change[k] + change["largest_multiple"] * p[k]) for k in p], axis=1)
+                         + f * (m * change[k] + change["largest_multiple"] * positive * p[k]) for k in p], axis=1)
 
-    def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, ...]:
+    def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray, gains: np.ndarray
+               ) -> tuple[np.ndarray, ...]:
         """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and none exact."""
-        fall, rise = self.moves(keys, wins)
+        fall, rise = self.moves(keys, wins, gains)
         return keys, (evs - fall).max(axis=1), (evs + rise).max(axis=1), np.zeros(len(keys), bool)
 
-    def moves(self, keys: np.ndarray, wins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """How far each of the rows ``keys`` (their ting wins ``wins``) can fall and rise at each fa-hu bet."""
+    def moves(self, keys: np.ndarray, wins: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """How far each of the rows ``keys`` (their ting wins ``wins``, ting gains ``gains``) can fall and rise
+        at each fa-hu bet."""
         norm = _completions(keys, self.config.geometry)
         extra = np.zeros_like(wins)
         if self.rises:
             codes, first = np.unique(keys // self.config.geometry.n_types**4, return_inverse=True)
             extra = np.stack([self._new_wins(int(code)) for code in codes])[first]
-        return wins @ self.down.T / norm[:, None], (wins + extra) @ self.up.T / norm[:, None]
+        shift = ((gains[:, 0] - gains[:, -1]) / norm)[:, None] * self.largest  # the largest multiple's move
+        return wins @ self.down.T / norm[:, None] - shift, (wins + extra) @ self.up.T / norm[:, None] + shift
 
     def _new_wins(self, code: int) -> np.ndarray:
         """The ting wins, at no dead card, of the hold's communities the variant's payouts make live and the
@@ -335,7 +354,7 @@ class _BetSizes:
         ting = gains[:, :len(self.solved)] / (total4 * (left - 4) * (left - 5) / 2.0)[:, None]
         lowest, highest = ting, ting
         if self.payouts is not None:
-            fall, rise = self.payouts.moves(keys, wins)
+            fall, rise = self.payouts.moves(keys, wins, gains)
             lowest, highest = ting - fall, ting + rise
         rest = total4 - step11[:, 0] - step11[:, 1]
         solved = np.full(len(keys), -np.inf)  # the best of the solve's bets, exactly
