@@ -409,7 +409,8 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     play into strategy_tables/<fingerprint> (as solve --config would; the
     first best --tables query indexes them), or read from there when
     already solved. Variants that differ only in the
-    tian-hu, di-hu, double-down or fa-hu (step-11) payouts share the solve's
+    tian-hu, di-hu, double-down or fa-hu (step-11) payouts, or in the largest
+    ting multiple (where the payouts are in quarters), share the solve's
     first stage, so each after the first costs a fraction of a solve; the
     ting-hu payouts and the bet sizes walk that stage again, reading each
     hold's payout-free columns from the cache folder, where the first such

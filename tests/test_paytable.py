@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
+from solver.errors import InputError
 from solver.game.config import GameConfig, load_config
 from solver.products import paytable
 from solver.products.paytable import (
@@ -94,6 +95,36 @@ def test_a_variant_of_the_step11_payouts_prices_the_walk_bit_for_bit(base: GameC
         _same_tables(directory, Path(plain.directory), ("holds.parquet", "deals.parquet", "firsts.parquet",
                                                         "draws.parquet", "outcomes.parquet"))
     assert rows[3].summary.ev_exact > rows[0].summary.ev_exact
+
+
+@pytest.mark.parametrize("base", [TWO_SUITS, pytest.param(load_config(ROOT / "configs" / "three-copies-3x4.toml"),
+                                                         marks=pytest.mark.slow)],
+                         ids=["two-suits", "three-copies-3x4"])
+def test_a_variant_of_the_largest_ting_multiple_prices_the_walk_bit_for_bit(base: GameConfig, tmp_path: Path) -> None:
+    """The largest ting multiple moves each ting gain by exactly F dm Z+, which the walk's rows give (their
+    gain at the first bet less that with the smallest multiple alone), where the sums are exact: its
+    variants, with a step-11 payout or not, price the first one's walk and read its outcome counts, and
+    give every table (stage A's and the outcome counts' included) of a solve from scratch. Where the sums
+    are rounded, a variant of it walks."""
+    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    grid = {"ting_hu_multiples": [(1.0, 2.0, 3.0), (1.0, 2.0, 4.0), (1.0, 1.5)], "fa_hu": [base.fa_hu, 1.25]}
+    rows = paytable_rows(base, grid, variants)
+    assert len({Path(r.summary.directory) for r in rows}) == 6
+    for row in rows[1:]:
+        directory = Path(row.summary.directory)
+        manifest = json.loads((directory / "manifest.json").read_text())
+        assert manifest["holds_from"] == rows[0].summary.directory
+        config = replace(base, **row.payouts)
+        plain = solve(config, tmp_path / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row.summary.ev_exact == plain.ev_exact and row.summary.outcomes == plain.outcomes
+        _same_tables(directory, Path(plain.directory), ("holds.parquet", "tracking.parquet", "deals.parquet",
+                                                        "firsts.parquet", "draws.parquet", "outcomes.parquet"))
+    assert rows[2].summary.ev_exact > rows[0].summary.ev_exact > rows[4].summary.ev_exact  # 4 > 3 > 1.5
+    rounded = replace(base, ting_hu=0.17323)
+    assert rounded.ting_fingerprint() != replace(rounded, ting_hu_multiples=(1.0, 2.0, 4.0)).ting_fingerprint()
+    with pytest.raises(InputError, match="fingerprint"):
+        solve(replace(rounded, ting_hu_multiples=(1.0, 2.0, 4.0)), tmp_path / "rounded", quiet=True,
+              holds_from=solve(rounded, tmp_path / "rounded-walk", n_jobs=1, quiet=True).directory)
 
 
 @pytest.mark.slow

@@ -124,10 +124,18 @@ class GameConfig:
         return self._fingerprint_without(DEAL_PAYOUTS)
 
     def ting_fingerprint(self) -> str:
-        """Hash of the fields stage A's walk reads (the step-11 counts and the ting gains): all but
-        :data:`DEAL_PAYOUTS` and :data:`STEP11_PAYOUTS`, so configurations that differ only in those
-        share the walk, each pricing it with its own step-11 payouts."""
-        return self._fingerprint_without(DEAL_PAYOUTS + STEP11_PAYOUTS)
+        """Hash of the fields stage A's walk reads (the step-11 counts and the ting gains) that pricing its
+        rows cannot change: all but :data:`DEAL_PAYOUTS` and :data:`STEP11_PAYOUTS`, and of the ting
+        multiples only the smallest where there are two or more and the walk's sums are exact
+        (:func:`solver.staged.holds.sums_exact`): the largest then moves each ting gain by exactly
+        ``F dm Z+``, which the rows give (docs/algorithm.md). Configurations with the same ting
+        fingerprint share the walk, each pricing it with its own payouts."""
+        from solver.staged.holds import TingConstants, sums_exact  # the walk's arithmetic decides what is exact
+
+        multiples: list[Any] = list(self.ting_hu_multiples)
+        if len(set(multiples)) > 1 and sums_exact(TingConstants.of(self), self.geometry):
+            multiples = [min(multiples), "largest priced"]
+        return self._fingerprint_without(DEAL_PAYOUTS + STEP11_PAYOUTS, ting_hu_multiples=multiples)
 
     def columns_fingerprint(self) -> str:
         """Hash of the fields that decide which completions win (the deck and the hu rules): all but the
@@ -135,8 +143,8 @@ class GameConfig:
         columns (:mod:`solver.staged.column_store`)."""
         return self._fingerprint_without(PAYOUT_KEYS + BONUS_KEYS)
 
-    def _fingerprint_without(self, keys: tuple[str, ...]) -> str:
-        data = {k: v for k, v in asdict(self).items() if k not in keys}
+    def _fingerprint_without(self, keys: tuple[str, ...], **instead: Any) -> str:
+        data = {k: instead.get(k, v) for k, v in asdict(self).items() if k not in keys}
         canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 

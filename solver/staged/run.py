@@ -250,26 +250,45 @@ REPRICE_ROWS = 1 << 20
 
 
 def _repriced(solve: SolveJob, path: Path) -> Iterator[pa.Table]:
-    """The stage A of ``path`` (the same walk: its step-11 counts and ting gains) priced for this solve's
-    step-11 payouts, through the walk's own pricing (:func:`solver.staged.holds.price`), so bit for bit
-    what solving it would give; ``REPRICE_ROWS`` rows at a time."""
+    """The stage A of ``path`` (the same walk: its step-11 counts and ting gains; the same ting fingerprint)
+    priced for this solve's payouts, through the walk's own pricing (:func:`solver.staged.holds.price`), so
+    bit for bit what solving it would give; ``REPRICE_ROWS`` rows at a time."""
     source = pq.ParquetFile(path)
     geometry, n_bets = solve.config.geometry, solve.n_bets
     constants = TingConstants.of(solve.config, solve.objective.bonus)
     pool = int(geometry.full_counts()[:geometry.n_suited].sum())
-    return (_priced_part(pa.Table.from_batches([batch]), pool, geometry, n_bets, constants)
+    move = _largest_move(config_from_dict(tomllib.loads(read_metadata(path)["config"])), solve.config)
+    return (_priced_part(pa.Table.from_batches([batch]), pool, geometry, n_bets, constants, move)
             for batch in source.iter_batches(REPRICE_ROWS, columns=["key", "step11", "ting_gains", "ting_wins"]))
 
 
-def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int, constants: TingConstants
-                 ) -> pa.Table:
-    """Rows of a stage-A table (``pool``: the deck's suited cards) priced for ``constants``."""
+def _largest_move(source: GameConfig, config: GameConfig) -> tuple[np.ndarray, float] | None:
+    """How a ting gain of ``source``'s walk moves to ``config``'s (the same ting fingerprint, so the sums exact)
+    when the largest ting multiple differs: by ``F dm Z+`` (``F dm`` per fa-hu bet, the first item), ``Z+``
+    the summed ``w z`` of the communities with ``z > 0``, which alone bet the largest multiple and bet at
+    every multiple; the row's ting gain at the first bet less that with the smallest multiple alone is
+    ``F0 (m_max - m_min) Z+`` (the second item the divisor). None when the largest is the same."""
+    largest, smallest = max(source.ting_hu_multiples), min(source.ting_hu_multiples)
+    change = max(config.ting_hu_multiples) - largest
+    if change == 0:
+        return None
+    return np.array(config.fa_hu_bets) * change, source.fa_hu_bets[0] * (largest - smallest)
+
+
+def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int, constants: TingConstants,
+                 move: tuple[np.ndarray, float] | None = None) -> pa.Table:
+    """Rows of a stage-A table (``pool``: the deck's suited cards) priced for ``constants``, their ting gains
+    moved by ``move`` (:func:`_largest_move`): every product and sum exact, as the walk's."""
     keys = as_array(part["key"])
     hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
     left = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
     rows = np.empty((len(keys), 2 * n_bets + 4 + WINS_COLUMNS))
     rows[:, n_bets + 1:n_bets + 3] = as_array(part["step11"])
-    rows[:, n_bets + 3:2 * n_bets + 4] = as_array(part["ting_gains"])
+    gains = rows[:, n_bets + 3:2 * n_bets + 4]
+    gains[:] = as_array(part["ting_gains"])
+    if move is not None:
+        positive = (gains[:, 0] - gains[:, n_bets]) / move[1]  # Z+, exactly: the quotient is representable
+        gains[:, :n_bets] += positive[:, None] * move[0]
     rows[:, 2 * n_bets + 4:] = as_array(part["ting_wins"])
     price(rows, left, constants)
     return _holds_table(keys, rows, n_bets)
@@ -830,8 +849,11 @@ def _check_holds_source(source: Path, config: GameConfig, objective: Objective) 
         raise InputError(f"the holds table in {source} predates the ting wins a stage A keeps: solve it again")
     wanted = describe(config, Objective(objective.bonus))
     differing = sorted(k for k in ("format", "version", "bonus") if found.get(k) != wanted[k])
-    if found.get("fingerprint") != wanted["fingerprint"] and \
-            _recorded_fingerprint(found, GameConfig.ting_fingerprint) != config.ting_fingerprint():
+    if found.get("fingerprint") != wanted["fingerprint"] and (
+            _recorded_fingerprint(found, GameConfig.ting_fingerprint) != config.ting_fingerprint()
+            # with a bonus bet in every gain, the largest multiple no longer moves them by F dm Z+
+            or objective.bonus and _recorded_fingerprint(found, lambda c: max(c.ting_hu_multiples)) !=
+            max(config.ting_hu_multiples)):
         differing.append("fingerprint")
     if differing:
         raise InputError(f"the holds table in {source} was made for another solve: {', '.join(differing)} differ")
