@@ -109,6 +109,8 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     # other bets and payouts: the nearest of those, since none has its bets or its payouts
     assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["sizes"],)
     assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(0.5, 2.0)), root) is None
+    with pytest.raises(ValueError, match="do not bound"):  # a step-11 payout differs too
+        _row_bounds(replace(mid, fa_hu=3.0, fa_hu_bets=(1.0, 3.0)), [solved["whole"]], root / "store")
     with pytest.raises(InputError, match="bounded"):
         solve(replace(mid, tian_hu=4.0), root / "reads-bounded", holds_from=solved["bounded"], quiet=True)
 

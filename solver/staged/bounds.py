@@ -231,6 +231,8 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
         solved = whole_stage_a(directory)
         if solved is None:
             raise ValueError(f"{directory} holds no finished solve with a whole stage A to bound by")
+        if not (near(solved, config) or sizes_near(solved, config)):
+            raise ValueError(f"{directory} holds a solve of payouts that do not bound this variant's")
         bounder = _BetSizes(solved, config, store) if solved.fa_hu_bets != config.fa_hu_bets \
             else _Slopes(solved, config, store)
         batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
