@@ -418,8 +418,8 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     reads the rows the next two stages look up from there (1.5 GB, stored
     by the first; --no-column-store builds both each time instead). A
     variant of the ting win payouts or multiples or of the fa-hu bets (any
-    of them together, the smallest multiple alone), with a finished solve
-    beside it that differs only in those (the main solve, another variant),
+    of them together), with a finished solve beside it that differs only
+    in those (the main solve, another variant),
     walks only the rows that can be best; the other ting variants of one run, and those
     left more than half the rows, walk the first stage together, up to
     eight at a time, where the walk's sums stay exact (payouts in quarters,

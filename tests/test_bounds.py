@@ -42,19 +42,20 @@ def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
     assert near(high, mid) and near(low, replace(mid, ting_hu_flush=1.0))  # one side, or both ways
     assert near(low, replace(mid, ting_hu_multiples=(1.0, 4.0)))
     assert near(mid, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # the smallest bet, alone
-    assert not near(low, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # with a payout: not bounded
+    assert near(low, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # with a payout too
     assert not near(low, replace(mid, fa_hu=3.0)) and not near(low, replace(mid, fa_hu_bets=(1.0, 3.0)))
     sized = replace(mid, fa_hu_bets=(1.0, 3.0))
     assert sizes_near(low, sized) and not bets_near(low, sized) and bets_near(mid, sized)
     assert not sizes_near(low, replace(sized, fa_hu=3.0)) and not sizes_near(low, replace(mid, fa_hu_bets=(0.5, 2.0)))
-    assert not sizes_near(low, replace(sized, ting_hu_multiples=(2.0, 3.0)))  # the smallest, with a payout
+    assert sizes_near(low, replace(sized, ting_hu_multiples=(2.0, 3.0)))  # the smallest, with a payout
 
 
 BOUNDED = {"bounded": (MID, ("low", "high"), "whole"), "above-low": (MID, ("low",), "whole"),
            "below-high": (MID, ("high",), "whole"), "mixed-bounded": (MIXED, ("low",), "mixed"),
            "multiples-bounded": (MULTIPLES, ("whole",), "multiples"), "bets-bounded": (BETS, ("whole",), "bets"),
            "smallest-bounded": (SMALLEST, ("whole",), "smallest"), "bets-between": (BETS, ("bets-1-3",), "bets"),
-           "sizes-bounded": (SIZES, ("whole",), "sizes")}
+           "sizes-bounded": (SIZES, ("whole",), "sizes"),
+           "smallest-mixed-bounded": (SMALLEST, ("low",), "smallest")}
 """The bounded solves: a variant, the whole solves that bound it, and its own whole solve."""
 
 
@@ -126,7 +127,10 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     # rising or falling, the largest or the smallest multiple
     (SIZES, "sizes", ("whole",)), (SIZES, "sizes", ("bets-1-3",)), (BETS, "bets", ("low",)),
     (BETS, "bets", ("high",)), (WHOLE["bets-1-3"], "bets", ("multiples",)), (BETS, "bets", ("smallest",)),
-    (WHOLE["bets-1-3"], "bets", ("sizes",))])
+    (WHOLE["bets-1-3"], "bets", ("sizes",)),
+    # the smallest multiple with a ting payout (rising with it, or against it) or other bets
+    (SMALLEST, "smallest", ("low",)), (SMALLEST, "smallest", ("high",)), (WHOLE["low"], "low", ("smallest",)),
+    (SMALLEST, "smallest", ("mixed",)), (SIZES, "sizes", ("smallest",))])
 def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig, exact: str,
                                     bounds: tuple[str, ...]) -> None:
     """Every stage-A row's value at its best fa-hu bet lies within the bounds the solves give (which are not

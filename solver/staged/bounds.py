@@ -95,12 +95,9 @@ def brackets(low: GameConfig, config: GameConfig, high: GameConfig) -> bool:
 
 def near(solved: GameConfig, config: GameConfig) -> bool:
     """Whether ``solved`` differs from ``config`` at most in what is :func:`monotone` (the ting win payouts,
-    the ting multiples), the smallest ting multiple only alone: its values bound ``config``'s."""
+    the ting multiples): its values bound ``config``'s."""
     same = {key: getattr(config, key) for key in (*MONOTONE_PAYOUTS, "ting_hu_multiples")}
-    if replace(solved, **same) != config:
-        return False
-    moved = [k for k in monotone(config) if monotone(config)[k] != monotone(solved)[k]]
-    return "smallest_multiple" not in moved or moved == ["smallest_multiple"]
+    return replace(solved, **same) == config
 
 
 def whole_stage_a(directory: Path) -> GameConfig | None:
@@ -260,6 +257,13 @@ class _Slopes:
         self.config, self.store = config, store
         self.solved, self.variant = TingConstants.of(solved), TingConstants.of(config)
         d = {k: monotone(config)[k] - monotone(solved)[k] for k in monotone(config)}
+        # The smallest multiple with other changes: through the variant's other payouts at the solve's smallest,
+        # a community can move that is live under neither's; under the most generous of each, it is live.
+        self.reach = self.variant
+        if d["smallest_multiple"] and any(v for k, v in d.items() if k != "smallest_multiple"):
+            a, b = self.variant, self.solved
+            self.reach = replace(a, p1=max(a.p1, b.p1), pf1=max(a.pf1, b.pf1), m_min=min(a.m_min, b.m_min),
+                                 m_max=max(a.m_max, b.m_max), c=np.maximum(a.c, b.c))
         # Only a community with z > 0 bets the largest multiple, and it bets at every multiple (c_F u >= 0), so
         # the largest moves G_F by exactly F dm Z+, Z+ = sum of w z over those; and G_F less the ting gains
         # at F0 with the smallest multiple alone is F0 (m_max - m_min) Z+. A solve with two multiples gives it.
@@ -270,7 +274,7 @@ class _Slopes:
             d["largest_multiple"] = 0.0
         up, down = ({k: max(s * v, 0.0) for k, v in d.items()} for s in (1.0, -1.0))
         self.up, self.down = self._coefficients(up), self._coefficients(down)
-        self.rises = any(v > 0 for v in up.values())
+        self.rises = any(v > 0 for v in up.values()) or self.reach is not self.variant
         self.extra: dict[int, np.ndarray] = {}  # per hold: the ting wins of communities newly live
 
     def _coefficients(self, change: dict[str, float]) -> np.ndarray:
@@ -278,8 +282,8 @@ class _Slopes:
         ``change`` (each :func:`monotone` quantity's, that way) made: ``c_F`` moves ``u = W + Wf``; ``y`` moves
         by at most ``m dz + dm z+``, with ``m`` and ``z+`` at the larger payouts. There ``W + Wf`` completions
         of the ``C(left - 4, 2)`` win, so ``z <= (W p1 + Wf pf1) (1 - 1 / max(p1, pf1))``. The smallest
-        multiple, changed alone, moves only a community whose bet loses on average (``z < 0``) and beats
-        folding at the smaller multiple ``m``, so ``F m |z| < c_F u``: by at most ``dm c_F u / m``."""
+        multiple moves only a community whose bet loses on average (``z < 0``) and beats folding at the
+        smaller multiple ``m``, so ``F m |z| < c_F u``: by at most ``dm c_F u / m``, ``c_F`` the larger."""
         f = self.variant.fa_bets
         m = max(self.variant.m_max, self.solved.m_max)
         p = {"ting_hu": max(self.variant.p1, self.solved.p1), "ting_hu_flush": max(self.variant.pf1, self.solved.pf1)}
@@ -304,18 +308,19 @@ class _Slopes:
             codes, first = np.unique(keys // self.config.geometry.n_types**4, return_inverse=True)
             extra = np.stack([self._new_wins(int(code)) for code in codes])[first]
         shift = ((gains[:, 0] - gains[:, -1]) / norm)[:, None] * self.largest  # the largest multiple's move
-        return wins @ self.down.T / norm[:, None] - shift, (wins + extra) @ self.up.T / norm[:, None] + shift
+        falling = wins + extra if self.reach is not self.variant else wins  # the chain's middle: more live
+        return falling @ self.down.T / norm[:, None] - shift, (wins + extra) @ self.up.T / norm[:, None] + shift
 
     def _new_wins(self, code: int) -> np.ndarray:
-        """The ting wins, at no dead card, of the hold's communities the variant's payouts make live and the
-        solve's did not."""
+        """The ting wins, at no dead card, of the hold's communities the variant's payouts (or those between
+        the two, :attr:`reach`) make live and the solve's did not."""
         if code not in self.extra:
             from solver.staged.column_store import stored_counts
 
             base = self.config.geometry.n_types
             hold = tuple(code // base**p % base for p in (3, 2, 1, 0))
             w0, q0, pool = stored_counts(hold, self.config, self.store)
-            new = _live(q0, pool, self.variant) & ~_live(q0, pool, self.solved)
+            new = _live(q0, pool, self.reach) & ~_live(q0, pool, self.solved)
             self.extra = {code: (w0[new] * q0[:, new]).sum(axis=1)}  # rows come hold by hold
         return self.extra[code]
 
