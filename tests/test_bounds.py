@@ -28,7 +28,7 @@ SMALLEST = replace(MID, ting_hu_multiples=(2.0, 3.0))  # a larger smallest ting 
 SIZES = replace(BETS, ting_hu=1.75)  # another fa-hu bet and a larger ting payout
 WHOLE = {"low": replace(SMALL, ting_hu=1.25), "high": replace(SMALL, ting_hu=1.75), "whole": MID, "mixed": MIXED,
          "multiples": MULTIPLES, "bets": BETS, "bets-1-3": replace(MID, fa_hu_bets=(1.0, 3.0)),
-         "smallest": SMALLEST, "sizes": SIZES}
+         "smallest": SMALLEST, "sizes": SIZES, "bets-below": replace(MID, fa_hu_bets=(0.5, 3.0))}
 """The whole solves, by name."""
 
 
@@ -46,7 +46,7 @@ def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
     assert not near(low, replace(mid, fa_hu=3.0)) and not near(low, replace(mid, fa_hu_bets=(1.0, 3.0)))
     sized = replace(mid, fa_hu_bets=(1.0, 3.0))
     assert sizes_near(low, sized) and not bets_near(low, sized) and bets_near(mid, sized)
-    assert not sizes_near(low, replace(sized, fa_hu=3.0)) and not sizes_near(low, replace(mid, fa_hu_bets=(0.5, 2.0)))
+    assert not sizes_near(low, replace(sized, fa_hu=3.0)) and sizes_near(low, replace(mid, fa_hu_bets=(0.5, 2.0)))
     assert sizes_near(low, replace(sized, ting_hu_multiples=(2.0, 3.0)))  # the smallest, with a payout
 
 
@@ -55,7 +55,8 @@ BOUNDED = {"bounded": (MID, ("low", "high"), "whole"), "above-low": (MID, ("low"
            "multiples-bounded": (MULTIPLES, ("whole",), "multiples"), "bets-bounded": (BETS, ("whole",), "bets"),
            "smallest-bounded": (SMALLEST, ("whole",), "smallest"), "bets-between": (BETS, ("bets-1-3",), "bets"),
            "sizes-bounded": (SIZES, ("whole",), "sizes"),
-           "smallest-mixed-bounded": (SMALLEST, ("low",), "smallest")}
+           "smallest-mixed-bounded": (SMALLEST, ("low",), "smallest"),
+           "bets-below-bounded": (WHOLE["bets-below"], ("whole",), "bets-below")}
 """The bounded solves: a variant, the whole solves that bound it, and its own whole solve."""
 
 
@@ -106,10 +107,10 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     assert find_bounds(replace(mid, tian_hu=4.0), root) is None
     assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["bets"],)  # the nearest bets
     assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.5)), root) == (solved["bets"],)  # between its bets
-    assert find_bounds(replace(mid, fa_hu_bets=(0.5, 2.0)), root) is None  # below every solve's smallest
+    assert find_bounds(replace(mid, fa_hu_bets=(0.5, 2.0)), root) == (solved["bets"],)  # below its smallest
     # other bets and payouts: the nearest of those, since none has its bets or its payouts
     assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["sizes"],)
-    assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(0.5, 2.0)), root) is None
+    assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(0.25, 1.0)), root) == (solved["sizes"],)
     with pytest.raises(ValueError, match="do not bound"):  # a step-11 payout differs too
         _row_bounds(replace(mid, fa_hu=3.0, fa_hu_bets=(1.0, 3.0)), [solved["whole"]], root / "store")
     with pytest.raises(InputError, match="bounded"):
@@ -130,7 +131,10 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     (WHOLE["bets-1-3"], "bets", ("sizes",)),
     # the smallest multiple with a ting payout (rising with it, or against it) or other bets
     (SMALLEST, "smallest", ("low",)), (SMALLEST, "smallest", ("high",)), (WHOLE["low"], "low", ("smallest",)),
-    (SMALLEST, "smallest", ("mixed",)), (SIZES, "sizes", ("smallest",))])
+    (SMALLEST, "smallest", ("mixed",)), (SIZES, "sizes", ("smallest",)),
+    # a bet below every solved one: the chord from F = 0; with other payouts too
+    (WHOLE["bets-below"], "bets-below", ("whole",)), (WHOLE["bets-below"], "bets-below", ("bets",)),
+    (WHOLE["bets-below"], "bets-below", ("low",)), (WHOLE["bets-below"], "bets-below", ("smallest",))])
 def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig, exact: str,
                                     bounds: tuple[str, ...]) -> None:
     """Every stage-A row's value at its best fa-hu bet lies within the bounds the solves give (which are not

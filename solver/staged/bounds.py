@@ -124,18 +124,17 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
 
 
 def bets_near(solved: GameConfig, config: GameConfig) -> bool:
-    """Whether ``solved`` differs from ``config`` only in the fa-hu bets, ``config``'s none below the smallest of
-    ``solved``'s: its values and ting gains at its bets bound ``config``'s at the others (:class:`_BetSizes`),
+    """Whether ``solved`` differs from ``config`` only in the fa-hu bets: its values and ting gains at its bets
+    bound ``config``'s at the others (:class:`_BetSizes`),
     and give them exactly at the bets both have."""
     return sizes_near(solved, config) and replace(solved, fa_hu_bets=config.fa_hu_bets) == config
 
 
 def sizes_near(solved: GameConfig, config: GameConfig) -> bool:
-    """Whether ``solved`` differs from ``config`` in the fa-hu bets, ``config``'s none below the smallest of
-    ``solved``'s, and otherwise at most as :func:`near` allows: its values bound those of ``config``'s payouts
-    at ``solved``'s bets, and those bound ``config``'s at its own (:class:`_BetSizes`)."""
-    return solved.fa_hu_bets != config.fa_hu_bets and min(config.fa_hu_bets) >= min(solved.fa_hu_bets) \
-        and near(solved, replace(config, fa_hu_bets=solved.fa_hu_bets))
+    """Whether ``solved`` differs from ``config`` in the fa-hu bets, and otherwise at most as :func:`near`
+    allows: its values bound those of ``config``'s payouts at ``solved``'s bets, and those bound ``config``'s
+    at its own (:class:`_BetSizes`)."""
+    return solved.fa_hu_bets != config.fa_hu_bets and near(solved, replace(config, fa_hu_bets=solved.fa_hu_bets))
 
 
 def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> tuple[Path, ...] | None:
@@ -335,21 +334,26 @@ class _BetSizes:
     * a chord between two solved bets lies on or above ``g`` between them, on or below it outside them;
     * ``g(F') <= g(F) F' / F`` at a bet ``F'`` above a solved ``F``, and ``>=`` below it; ``g >= 0``.
 
-    A community that beats folding at none of the solve's bets under any dead set beats it at no bet between
-    or above them (``a + F b <= 0`` at the largest makes ``b <= 0``), so the solve's sums hold every
-    community the variant's can bet: :func:`sizes_near` admits no bet below the solve's smallest. A solve of
+    ``g`` sums over every community (one that cannot beat folding adds 0), so the solve's sums at its bets are
+    its values there. Below the solve's smallest bet, ``g(0) = (ting_ante + 1) sum w (W + Wf)`` over every
+    community gives the chord from 0: the solve's ting wins, plus the wins at no dead card of the communities
+    its payouts leave dead (each hold's, from the column store), bound it. A solve of
     other ting payouts too (:func:`sizes_near`) gives ``g`` at its bets only within the bounds of
     :class:`_Slopes` (of ``config``'s payouts at the solve's bets), and the chords and ratios then take the
     ends of those ranges that make them bounds.
     """
 
     def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
-        self.config, self.solved = config, np.array(solved.fa_hu_bets)
-        self.variant = TingConstants.of(config)
+        self.config, self.solved, self.store = config, np.array(solved.fa_hu_bets), store
+        self.variant, self.solved_constants = TingConstants.of(config), TingConstants.of(solved)
         at_solved_bets = replace(config, fa_hu_bets=solved.fa_hu_bets)
         self.payouts = None if at_solved_bets == solved else _Slopes(solved, at_solved_bets, store)
-        self.COLUMNS = ("key", "evs", "step11", "ting_gains", *(("ting_wins",) if self.payouts else ()))
+        self.below = min(config.fa_hu_bets) < min(solved.fa_hu_bets)  # then F = 0 is a point too
+        self.points = np.concatenate([[0.0], self.solved]) if self.below else self.solved
+        self.COLUMNS = ("key", "evs", "step11", "ting_gains",
+                        *(("ting_wins",) if self.payouts or self.below else ()))
         """What it reads of the solve's ``holds.parquet``."""
+        self.dead: dict[int, float] = {}  # per hold: the wins at no dead card of communities the solve left dead
 
     def bounds(self, keys: np.ndarray, evs: np.ndarray, step11: np.ndarray, gains: np.ndarray,
                wins: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
@@ -363,6 +367,13 @@ class _BetSizes:
         if self.payouts is not None:
             fall, rise = self.payouts.moves(keys, wins, gains)
             lowest, highest = ting - fall, ting + rise
+        if self.below:
+            codes, first = np.unique(keys // self.config.geometry.n_types**4, return_inverse=True)
+            dead = np.array([self._dead_wins(int(code)) for code in codes])[first]
+            norm = total4 * (left - 4) * (left - 5) / 2.0
+            ante = self.config.ting_hu_ante + 1.0  # c_F at F = 0
+            lowest = np.column_stack([ante * wins.sum(axis=1) / norm, lowest])
+            highest = np.column_stack([ante * (wins.sum(axis=1) + dead) / norm, highest])
         rest = total4 - step11[:, 0] - step11[:, 1]
         solved = np.full(len(keys), -np.inf)  # the best of the solve's bets, exactly
         low, high = [solved], [solved]
@@ -380,13 +391,13 @@ class _BetSizes:
         return keys, np.max(low, axis=0), np.max(high, axis=0), others < solved - TOLERANCE
 
     def _ting_part(self, lowest: np.ndarray, highest: np.ndarray, f: float) -> tuple[np.ndarray, np.ndarray]:
-        """Bounds on the ting part at bet ``f`` from its ranges ``[lowest, highest]`` at the solve's bets: each
-        chord or ratio is a sum of two of them with weights of either sign, which takes the end of each
-        range its weight's sign asks for."""
-        bets = self.solved
+        """Bounds on the ting part at bet ``f`` from its ranges ``[lowest, highest]`` at the solve's bets (and at
+        0, :attr:`points`): each chord or ratio is a sum of two of them with weights of either sign, which takes
+        the end of each range its weight's sign asks for."""
+        bets = self.points
         low, high = np.zeros(len(lowest)), np.full(len(lowest), np.inf)
         for i, s in enumerate(bets):
-            if s <= f:
+            if 0 < s <= f:
                 high = np.minimum(high, highest[:, i] * (f / s))
             if s >= f:
                 low = np.maximum(low, lowest[:, i] * (f / s))
@@ -398,6 +409,19 @@ class _BetSizes:
                     low = np.maximum(low, (1 - t) * (lowest if t <= 1 else highest)[:, i]
                                      + t * (lowest if t >= 0 else highest)[:, j])
         return low, high
+
+
+    def _dead_wins(self, code: int) -> float:
+        """``sum w (W + Wf)`` at no dead card over the hold's communities the solve's payouts leave dead."""
+        if code not in self.dead:
+            from solver.staged.column_store import stored_counts
+
+            base = self.config.geometry.n_types
+            hold = tuple(code // base**p % base for p in (3, 2, 1, 0))
+            w0, q0, pool = stored_counts(hold, self.config, self.store)
+            left = ~_live(q0, pool, self.solved_constants)
+            self.dead = {code: float((w0[left] * q0[:, left]).sum())}  # rows come hold by hold
+        return self.dead[code]
 
 
 def _live(q0: np.ndarray, pool: np.ndarray, constants: TingConstants) -> np.ndarray:
