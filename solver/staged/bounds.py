@@ -314,11 +314,7 @@ class _Slopes:
         """The ting wins, at no dead card, of the hold's communities the variant's payouts (or those between
         the two, :attr:`reach`) make live and the solve's did not."""
         if code not in self.extra:
-            from solver.staged.column_store import stored_counts
-
-            base = self.config.geometry.n_types
-            hold = tuple(code // base**p % base for p in (3, 2, 1, 0))
-            w0, q0, pool = stored_counts(hold, self.config, self.store)
+            w0, q0, pool = _stored_counts(code, self.config, self.store)
             new = _live(q0, pool, self.reach) & ~_live(q0, pool, self.solved)
             self.extra = {code: (w0[new] * q0[:, new]).sum(axis=1)}  # rows come hold by hold
         return self.extra[code]
@@ -362,7 +358,8 @@ class _BetSizes:
         bounds below it."""
         left = _left(keys, self.config.geometry)
         total4 = left * (left - 1) * (left - 2) * (left - 3) / 24.0
-        ting = gains[:, :len(self.solved)] / (total4 * (left - 4) * (left - 5) / 2.0)[:, None]
+        norm = total4 * (left - 4) * (left - 5) / 2.0
+        ting = gains[:, :len(self.solved)] / norm[:, None]
         lowest, highest = ting, ting
         if self.payouts is not None:
             fall, rise = self.payouts.moves(keys, wins, gains)
@@ -370,7 +367,6 @@ class _BetSizes:
         if self.below:
             codes, first = np.unique(keys // self.config.geometry.n_types**4, return_inverse=True)
             dead = np.array([self._dead_wins(int(code)) for code in codes])[first]
-            norm = total4 * (left - 4) * (left - 5) / 2.0
             ante = self.config.ting_hu_ante + 1.0  # c_F at F = 0
             lowest = np.column_stack([ante * wins.sum(axis=1) / norm, lowest])
             highest = np.column_stack([ante * (wins.sum(axis=1) + dead) / norm, highest])
@@ -410,18 +406,22 @@ class _BetSizes:
                                      + t * (lowest if t >= 0 else highest)[:, j])
         return low, high
 
-
     def _dead_wins(self, code: int) -> float:
         """``sum w (W + Wf)`` at no dead card over the hold's communities the solve's payouts leave dead."""
         if code not in self.dead:
-            from solver.staged.column_store import stored_counts
-
-            base = self.config.geometry.n_types
-            hold = tuple(code // base**p % base for p in (3, 2, 1, 0))
-            w0, q0, pool = stored_counts(hold, self.config, self.store)
+            w0, q0, pool = _stored_counts(code, self.config, self.store)
             left = ~_live(q0, pool, self.solved_constants)
             self.dead = {code: float((w0[left] * q0[:, left]).sum())}  # rows come hold by hold
         return self.dead[code]
+
+
+def _stored_counts(code: int, config: GameConfig, store: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The weights, W and Wf at no dead card of the hold whose stage-A key prefix is ``code``, and its suited
+    pool (:func:`solver.staged.column_store.stored_counts`)."""
+    from solver.staged.column_store import stored_counts
+
+    base = config.geometry.n_types
+    return stored_counts(tuple(code // base**p % base for p in (3, 2, 1, 0)), config, store)
 
 
 def _live(q0: np.ndarray, pool: np.ndarray, constants: TingConstants) -> np.ndarray:
