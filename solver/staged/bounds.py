@@ -51,15 +51,16 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from solver.game.cards import DeckGeometry
 from solver.game.config import GameConfig, config_from_dict
-from solver.staged.holds import TingConstants
+from solver.staged.holds import TingConstants, largest_move, largest_shift
 
 MONOTONE_PAYOUTS = ("ting_hu_ante", "ting_hu_fa", "ting_hu", "ting_hu_flush")
 """The payouts of a won ting bet: a stage-A value never falls as any of them rises, nor as the largest ting
@@ -263,13 +264,9 @@ class _Slopes:
             a, b = self.variant, self.solved
             self.reach = replace(a, p1=max(a.p1, b.p1), pf1=max(a.pf1, b.pf1), m_min=min(a.m_min, b.m_min),
                                  m_max=max(a.m_max, b.m_max), c=np.maximum(a.c, b.c))
-        # Only a community with z > 0 bets the largest multiple, and it bets at every multiple (c_F u >= 0), so
-        # the largest moves G_F by exactly F dm Z+, Z+ = sum of w z over those; and G_F less the ting gains
-        # at F0 with the smallest multiple alone is F0 (m_max - m_min) Z+. A solve with two multiples gives it.
-        self.largest = np.zeros(len(self.variant.fa_bets))
-        if self.solved.m_max > self.solved.m_min:
-            self.largest = self.variant.fa_bets * d.pop("largest_multiple") / (
-                self.solved.fa_bets[0] * (self.solved.m_max - self.solved.m_min))
+        # the largest multiple moves each row by exactly F dm Z+, which a solve with two multiples gives
+        self.move = largest_move(solved, config)
+        if self.move is not None:
             d["largest_multiple"] = 0.0
         up, down = ({k: max(s * v, 0.0) for k, v in d.items()} for s in (1.0, -1.0))
         self.up, self.down = self._coefficients(up), self._coefficients(down)
@@ -302,11 +299,8 @@ class _Slopes:
         """How far each of the rows ``keys`` (their ting wins ``wins``, ting gains ``gains``) can fall and rise
         at each fa-hu bet."""
         norm = _completions(keys, self.config.geometry)
-        extra = np.zeros_like(wins)
-        if self.rises:
-            codes, first = np.unique(keys // self.config.geometry.n_types**4, return_inverse=True)
-            extra = np.stack([self._new_wins(int(code)) for code in codes])[first]
-        shift = ((gains[:, 0] - gains[:, -1]) / norm)[:, None] * self.largest  # the largest multiple's move
+        extra = _per_hold(keys, self.config, self._new_wins) if self.rises else np.zeros_like(wins)
+        shift = 0.0 if self.move is None else largest_shift(gains, self.move) / norm[:, None]
         falling = wins + extra if self.reach is not self.variant else wins  # the chain's middle: more live
         return falling @ self.down.T / norm[:, None] - shift, (wins + extra) @ self.up.T / norm[:, None] + shift
 
@@ -365,8 +359,7 @@ class _BetSizes:
             fall, rise = self.payouts.moves(keys, wins, gains)
             lowest, highest = ting - fall, ting + rise
         if self.below:
-            codes, first = np.unique(keys // self.config.geometry.n_types**4, return_inverse=True)
-            dead = np.array([self._dead_wins(int(code)) for code in codes])[first]
+            dead = _per_hold(keys, self.config, self._dead_wins)
             ante = self.config.ting_hu_ante + 1.0  # c_F at F = 0
             lowest = np.column_stack([ante * wins.sum(axis=1) / norm, lowest])
             highest = np.column_stack([ante * (wins.sum(axis=1) + dead) / norm, highest])
@@ -413,6 +406,12 @@ class _BetSizes:
             left = ~_live(q0, pool, self.solved_constants)
             self.dead = {code: float((w0[left] * q0[:, left]).sum())}  # rows come hold by hold
         return self.dead[code]
+
+
+def _per_hold(keys: np.ndarray, config: GameConfig, value: Callable[[int], Any]) -> np.ndarray:
+    """``value`` of each stage-A row's hold (its key prefix), computed once per hold."""
+    codes, first = np.unique(keys // config.geometry.n_types**4, return_inverse=True)
+    return np.array([value(int(code)) for code in codes])[first]
 
 
 def _stored_counts(code: int, config: GameConfig, store: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -939,6 +939,26 @@ def _price(rows, left, fa_bets, hu_pays, flush_pays):
         _priced_row(rows[r], left[r], fa_bets, hu_pays, flush_pays)
 
 
+def largest_move(source: GameConfig, config: GameConfig) -> tuple[np.ndarray, float] | None:
+    """How ``source``'s ting gains move to ``config``'s when only the largest ting multiple differs: by
+    ``F dm Z+`` (``F dm`` per fa-hu bet of ``config``, the first item), ``Z+`` the summed ``w z`` of the
+    communities with ``z > 0``, which alone bet the largest multiple and bet at every multiple; a row's ting
+    gain at the first bet less that with the smallest multiple alone is ``F0 (m_max - m_min) Z+`` (the
+    second item the divisor). None when the largest is the same, or ``source`` has one multiple."""
+    largest, smallest = max(source.ting_hu_multiples), min(source.ting_hu_multiples)
+    change = max(config.ting_hu_multiples) - largest
+    if change == 0 or largest == smallest:
+        return None
+    return np.array(config.fa_hu_bets) * change, source.fa_hu_bets[0] * (largest - smallest)
+
+
+def largest_shift(gains: np.ndarray, move: tuple[np.ndarray, float]) -> np.ndarray:
+    """Per row and fa-hu bet, ``F dm Z+`` (:func:`largest_move`) from the rows' ting gains (the smallest
+    multiple's last); exact where the walk's sums are (:func:`sums_exact`): ``Z+`` is then representable,
+    so the quotient is, and so is each product."""
+    return ((gains[:, 0] - gains[:, -1]) / move[1])[:, None] * move[0]
+
+
 def price(rows: np.ndarray, left: np.ndarray, constants: TingConstants) -> None:
     """Price stage-A values rows (the walk's output, see :data:`TRACK_COLUMNS`) in place for the step-11
     payouts of ``constants``; ``left``: each row's suited cards left for the community (the pool less

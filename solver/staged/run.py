@@ -92,6 +92,8 @@ from solver.staged.forward import (
 from solver.staged.holds import (
     WINS_COLUMNS,
     TingConstants,
+    largest_move,
+    largest_shift,
     price,
     sums_exact,
     walk,
@@ -257,28 +259,15 @@ def _repriced(solve: SolveJob, path: Path) -> Iterator[pa.Table]:
     geometry, n_bets = solve.config.geometry, solve.n_bets
     constants = TingConstants.of(solve.config, solve.objective.bonus)
     pool = int(geometry.full_counts()[:geometry.n_suited].sum())
-    move = _largest_move(config_from_dict(tomllib.loads(read_metadata(path)["config"])), solve.config)
+    move = largest_move(config_from_dict(tomllib.loads(read_metadata(path)["config"])), solve.config)
     return (_priced_part(pa.Table.from_batches([batch]), pool, geometry, n_bets, constants, move)
             for batch in source.iter_batches(REPRICE_ROWS, columns=["key", "step11", "ting_gains", "ting_wins"]))
-
-
-def _largest_move(source: GameConfig, config: GameConfig) -> tuple[np.ndarray, float] | None:
-    """How a ting gain of ``source``'s walk moves to ``config``'s (the same ting fingerprint, so the sums exact)
-    when the largest ting multiple differs: by ``F dm Z+`` (``F dm`` per fa-hu bet, the first item), ``Z+``
-    the summed ``w z`` of the communities with ``z > 0``, which alone bet the largest multiple and bet at
-    every multiple; the row's ting gain at the first bet less that with the smallest multiple alone is
-    ``F0 (m_max - m_min) Z+`` (the second item the divisor). None when the largest is the same."""
-    largest, smallest = max(source.ting_hu_multiples), min(source.ting_hu_multiples)
-    change = max(config.ting_hu_multiples) - largest
-    if change == 0:
-        return None
-    return np.array(config.fa_hu_bets) * change, source.fa_hu_bets[0] * (largest - smallest)
 
 
 def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int, constants: TingConstants,
                  move: tuple[np.ndarray, float] | None = None) -> pa.Table:
     """Rows of a stage-A table (``pool``: the deck's suited cards) priced for ``constants``, their ting gains
-    moved by ``move`` (:func:`_largest_move`): every product and sum exact, as the walk's."""
+    moved by ``move`` (:func:`solver.staged.holds.largest_move`): every product and sum exact, as the walk's."""
     keys = as_array(part["key"])
     hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
     left = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
@@ -287,8 +276,7 @@ def _priced_part(part: pa.Table, pool: int, geometry: DeckGeometry, n_bets: int,
     gains = rows[:, n_bets + 3:2 * n_bets + 4]
     gains[:] = as_array(part["ting_gains"])
     if move is not None:
-        positive = (gains[:, 0] - gains[:, n_bets]) / move[1]  # Z+, exactly: the quotient is representable
-        gains[:, :n_bets] += positive[:, None] * move[0]
+        gains[:, :n_bets] += largest_shift(gains, move)
     rows[:, 2 * n_bets + 4:] = as_array(part["ting_wins"])
     price(rows, left, constants)
     return _holds_table(keys, rows, n_bets)
