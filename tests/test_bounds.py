@@ -185,6 +185,28 @@ def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, P
     assert Path(by).name == Path(ends[0].summary.directory).name  # ting_hu 1.25's bets 1/2
 
 
+def test_a_variant_beside_a_solve_made_without_the_store_fills_it_and_walks_bounded(solved: dict[str, Path],
+                                                                                   tmp_path: Path) -> None:
+    """Beside a solve made without the column store (as `mahjong-poker solve` makes the main one), a variant
+    fills the store first (stage B's rows over the solve's stage-A keys, every hold's payout-free columns),
+    then walks only the rows that can be best: the rows a whole solve stores, and its figures."""
+    from solver.products.paytable import VariantSolver, paytable_rows
+    from solver.staged.column_store import ROW_ARRAYS, store_folder
+
+    base = WHOLE["low"]
+    solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    solve(base, solver.directory(base), n_jobs=2, quiet=True, index=False)  # no column store
+    (row,) = paytable_rows(base, {"ting_hu": [1.5]}, solver)
+    variant = Path(row.summary.directory)
+    assert json.loads(read_metadata(variant / "holds.parquet")["bounded_by"]) == [str(solver.directory(base))]
+    for name in ("summary.parquet", "outcomes.parquet", "draws.parquet", "tracking.parquet"):
+        assert content_digest(variant / name) == content_digest(solved["whole"] / name), name
+    filled, made = store_folder(base, tmp_path / "store"), store_folder(base, solved["low"].parent / "store")
+    for name in ROW_ARRAYS["draws"]:
+        assert np.array_equal(np.load(filled / f"draws-{name}.npy"), np.load(made / f"draws-{name}.npy")), name
+    assert {p.name for p in made.glob("*.npz")} == {p.name for p in filled.glob("*.npz")}
+
+
 @pytest.mark.parametrize("most", [0.0, 1.0])
 def test_paytable_walks_together_the_variants_bounds_leave_too_much_of(tmp_path: Path, monkeypatch,
                                                                          most: float) -> None:

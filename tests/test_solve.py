@@ -290,7 +290,7 @@ def test_stages_b_and_c_read_their_rows_from_the_column_store(solved: Path, tmp_
     """A solve with the column store keeps stages B and C's rows (which stage-A row each hold of a
     post-draw class reads, which stage-B row each draw of a first hold reads) there; the next solve of
     the deck gathers its values from them: a doctored array shows through (so they are read, not looked
-    up again), a damaged one is made again, and the tables are a plain solve's."""
+    up again), a damaged one or one that does not fit is made again, and the tables are a plain solve's."""
     import numpy as np
 
     from solver.staged.column_store import ROW_ARRAYS, store_folder
@@ -312,3 +312,12 @@ def test_stages_b_and_c_read_their_rows_from_the_column_store(solved: Path, tmp_
     assert (np.load(store / "draws-level.npy") == level).all()
     solve(ONE_SUIT, tmp_path / "read", n_jobs=1, quiet=True, column_store=tmp_path / "cache")
     tables_equal(solved, tmp_path / "read")
+    # rows that do not fit (past the end of the stage they index, one row short: another deck's) are made again,
+    # rather than read out of bounds
+    rows, firsts = np.load(store / "draws-rows.npy"), np.load(store / "firsts-rows.npy")
+    np.save(store / "draws-rows.npy", rows + rows.max() + 1)
+    np.save(store / "firsts-rows.npy", firsts[1:])
+    solve(ONE_SUIT, tmp_path / "refit", n_jobs=1, quiet=True, column_store=tmp_path / "cache")
+    tables_equal(solved, tmp_path / "refit")
+    assert np.array_equal(np.load(store / "draws-rows.npy"), rows)
+    assert np.array_equal(np.load(store / "firsts-rows.npy"), firsts)

@@ -319,7 +319,8 @@ class VariantSolver:
         bounds = self._bounds(config, directory, None)
         if bounds is None or bounded_stage_a(directory) or (directory / "summary.parquet").exists():
             return None
-        return bounded_share(config, directory, bounds, self.column_store)
+        return bounded_share(config, directory, bounds, self.column_store, n_jobs=self.n_jobs, backend=self.backend,
+                             scheduler=self.scheduler)
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""

@@ -76,7 +76,7 @@ from solver.staged.chunks import (
     stage_arrays_ready,
 )
 from solver.staged.classes import extensions, group_classes
-from solver.staged.column_store import store_folder, store_rows, stored_rows
+from solver.staged.column_store import ROW_ARRAYS, store_folder, store_rows, stored_columns, stored_rows
 from solver.staged.forward import (
     DealChoice,
     DrawStage,
@@ -296,16 +296,22 @@ def _bet_columns(solve: SolveJob) -> np.ndarray:
 def _draws_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
     """Stage B for the post-draw classes of a chunk of canonical six-card hands, with each class's stage-A
     rows (:func:`_stage_draws` stores them)."""
-    geometry = solve.config.geometry
     a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
+    keys, level, n_holds, rows = _draw_rows(solve.config.geometry, hands, a["key"])
+    play_on, best = _draw_play(solve, rows, n_holds, a["values"])
+    return pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds,
+                     "rows": list_column(rows)})
+
+
+def _draw_rows(geometry: DeckGeometry, hands: np.ndarray, a_keys: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The post-draw classes of canonical six-card ``hands``: their keys, hu levels, numbers of distinct holds
+    and stage-A rows (indices into the sorted stage-A keys ``a_keys``, 15 a class)."""
     deads = [extensions(geometry, tuple(int(c) for c in hand), 2) for hand in hands]
     hand_rows = np.repeat(hands, [len(d) for d in deads], axis=0).astype(np.int64)
-    held = state_holds(hand_rows, np.concatenate(deads), a["key"], geometry, cards=False)
-    rows, n_holds = held.rows.astype(np.int32), held.n_holds.astype(np.int8)
-    play_on, best = _draw_play(solve, rows, n_holds, a["values"])
+    held = state_holds(hand_rows, np.concatenate(deads), a_keys, geometry, cards=False)
     keys = np.concatenate([_group_keys(h, d, geometry.n_types) for h, d in zip(hands, deads)])
-    return pa.table({"key": keys, "level": held.level, "play_on": play_on, "best": best, "holds": n_holds,
-                     "rows": list_column(rows)})
+    return keys, held.level, held.n_holds.astype(np.int8), held.rows.astype(np.int32)
 
 
 def _draw_play(solve: SolveJob, rows: np.ndarray, n_holds: np.ndarray, a_values: np.ndarray
@@ -326,8 +332,8 @@ def _stage_draws(solve: SolveJob, quiet: bool) -> None:
         return
     store = solve.column_store
     kept = stored_rows(store, "draws") if store is not None else None
-    if kept is not None:
-        a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
+    a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
+    if kept is not None and _rows_fit(kept, len(kept["key"]), len(a["values"])):
         play_on, best = _draw_play(solve, kept["rows"], kept["holds"], a["values"])
         arrays = {"key": kept["key"], "level": kept["level"], "play_on": play_on, "best": best,
                   "holds": kept["holds"]}
@@ -339,6 +345,15 @@ def _stage_draws(solve: SolveJob, quiet: bool) -> None:
             store_rows(store, "draws", {"key": arrays["key"], "level": arrays["level"], "holds": arrays["holds"],
                                         "rows": rows})
     save_stage_arrays(solve.directory, "draws", arrays)
+
+
+def _rows_fit(kept: dict[str, np.ndarray], n_items: int, n_targets: int) -> bool:
+    """Whether rows kept in the column store fit this solve: every array one entry per item (``n_items``) and
+    every row an index below ``n_targets`` (-1 where there is none). The store's folder names the deck, so
+    only a damaged or doctored store fails this: its rows are made again rather than read out of bounds."""
+    rows = kept["rows"]
+    return all(len(array) == n_items for array in kept.values()) and rows.ndim == 2 and \
+        (not rows.size or (int(rows.min()) >= -1 and int(rows.max()) < n_targets))
 
 
 def _first_classes(geometry: DeckGeometry, holds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -385,8 +400,10 @@ def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
     geometry = solve.config.geometry
     store = solve.column_store
     kept = stored_rows(store, "firsts") if store is not None else None
-    if kept is not None:
-        table = _firsts_table(solve, *_first_classes(geometry, group_classes(geometry, 4)), kept["rows"])
+    classes = _first_classes(geometry, group_classes(geometry, 4))
+    n_draws = len(load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"])
+    if kept is not None and _rows_fit(kept, len(classes[0]), n_draws):
+        table = _firsts_table(solve, *classes, kept["rows"])
     else:
         paths = run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet)
         table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
@@ -668,7 +685,8 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             return load_summary(directory, config)
         store = _store(config, column_store)
         # only the optimal strategy reads nothing but each state's best (a restriction or a chart reads others)
-        bounded = _bounded(config, directory, bounds, store) if source is None and objective == Objective() else ""
+        bounded = _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs), quiet) \
+            if source is None and objective == Objective() else ""
         summary = _solve(SolveJob(config, objective, directory, store, bounded), source, start, n_jobs, backend,
                          scheduler, quiet)
         if index:
@@ -684,15 +702,14 @@ def _store(config: GameConfig, column_store: bool | Path) -> Path | None:
     return None if column_store is False else store_folder(config, None if column_store is True else column_store)
 
 
-def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None, store: Path | None) -> str:
+def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None, store: Path | None,
+             parallel: tuple[str, str | None, int] = ("loky", None, -1), quiet: bool = True) -> str:
     """The bounds as recorded, with the keys stage A must walk saved in ``chunks/holds-needed.npy`` (kept
-    from an earlier run with the same bounds), or "" when stage A walks every row: no bounds, no stage-B
-    rows in the store, or stage A already merged."""
+    from an earlier run with the same bounds), or "" when stage A walks every row: no bounds, no column
+    store, or stage A already merged. A store without stage B's rows (the bounding solve was made without
+    it) is filled first (:func:`_fill_store`, on the ``parallel`` backend, scheduler and processes)."""
     if bounds is None or store is None or stage_arrays_ready(directory, "holds", ("key", "values")) or \
             ((directory / "holds.parquet").exists() and not bounded_stage_a(directory)):  # stage A is whole there
-        return ""
-    rows = stored_rows(store, "draws")
-    if rows is None:
         return ""
     bounds = [Path(b).absolute() for b in bounds]
     recorded = describe_bounds(bounds)
@@ -700,6 +717,10 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
     if not (path.exists() and all(path.with_name(f"holds-{name}.npy").exists() for name in ("exact", "total"))
             and note.exists() and note.read_text() == recorded):
         note.unlink(missing_ok=True)
+        rows = stored_rows(store, "draws")
+        if rows is None:
+            with _backend(*parallel):
+                rows = _fill_store(SolveJob(config, Objective(), directory, store), bounds[0], quiet)
         keys, exact = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
         total = pq.ParquetFile(bounds[0] / "holds.parquet").metadata.num_rows
         save_stage_arrays(directory, "holds", {"needed": keys, "exact": exact, "total": np.array([total])})
@@ -708,16 +729,48 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
     return recorded
 
 
-def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], column_store: bool | Path = True
-                  ) -> float | None:
+def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarray]:
+    """Stage B's rows, into the column store (without its values: the rows depend on the deck alone), and
+    every hold's payout-free columns: what bounding a variant reads, when the solve that bounds it (``whole``,
+    a whole stage A, whose keys are every row's) was made without the store. Returns the rows."""
+    geometry = solve.config.geometry
+    if not stage_arrays_ready(solve.directory, "every", ("key",)):
+        save_stage_arrays(solve.directory, "every", {"key": as_array(pq.read_table(whole / "holds.parquet",
+                                                                                   columns=["key"])["key"])})
+    run_stage(solve, "store", group_classes(geometry, 4), _store_work, (), quiet)
+    paths = run_stage(solve, "rows", group_classes(geometry, 6), _rows_work, (), quiet)
+    rows = read_chunks(paths, list(ROW_ARRAYS["draws"]))
+    store_rows(solve.column_store, "draws", rows)
+    return rows
+
+
+def _store_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
+    """Build and store the payout-free columns of a chunk of hold classes, where the store lacks them."""
+    constants = TingConstants.of(solve.config)
+    for hold in holds:
+        stored_columns(tuple(int(c) for c in hold), solve.config, constants, solve.column_store, free=True)
+    return pa.table({"hold": pa.array([], pa.int64())})
+
+
+def _rows_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
+    """Stage B's rows of the post-draw classes of a chunk of canonical six-card hands, over every stage-A key
+    (:func:`_fill_store` saved them)."""
+    a_keys = load_stage_arrays(solve.directory, "every", ("key",))["key"]
+    keys, level, n_holds, rows = _draw_rows(solve.config.geometry, hands, a_keys)
+    return pa.table({"key": keys, "level": level, "holds": n_holds, "rows": list_column(rows)})
+
+
+def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], column_store: bool | Path = True,
+                  n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None) -> float | None:
     """Prepare a variant's directory and find the stage-A rows that ``bounds`` leave it to walk (saved in its
     chunks, where its solve with the same bounds reads them): their share of stage A's rows, or None when
-    the store keeps no stage-B rows to bound by (nothing saved)."""
+    there is no column store to bound with (nothing saved). Filling the store, when it lacks stage B's rows,
+    runs on ``n_jobs`` processes of ``backend``."""
     directory = usable_directory(Path(directory)).absolute()
     store = _store(config, column_store)
     with solve_lock(directory):
         prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
-        if not _bounded(config, directory, bounds, store):
+        if not _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs)):
             return None
     chunks = directory / "chunks"
     return len(np.load(chunks / "holds-needed.npy", mmap_mode="r")) / int(np.load(chunks / "holds-total.npy")[0])
