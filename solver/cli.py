@@ -420,7 +420,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     variant of the ting win payouts or multiples or of the fa-hu bets (any
     of them together), with a finished solve beside it that differs only
     in those (the main solve, another variant),
-    walks only the rows that can be best; the other ting variants of one run, and those
+    walks only the rows that can be best (the first fills the store before); the other ting variants of one run, and those
     left more than half the rows, walk the first stage together, up to
     eight at a time, where the walk's sums stay exact (payouts in quarters,
     docs/algorithm.md). Then the variants are solved side by side, as many
