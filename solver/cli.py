@@ -419,9 +419,11 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     by the first; --no-column-store builds both each time instead). A
     variant of the ting win payouts or multiples or of the fa-hu bets (any
     of them together), with a finished solve beside it that differs only
-    in those (the main solve, another variant),
-    walks only the rows that can be best (the first fills the store before); the other ting variants of one run, and those
-    left more than half the rows, walk the first stage together, up to
+    in those, the fa-hu (step-11) payouts and the deal payouts (the main
+    solve, another variant), walks only the rows that can be best (the
+    first fills the store before); the other ting
+    variants of one run, and those left more than half the rows, walk
+    the first stage together, up to
     eight at a time, where the walk's sums stay exact (payouts in quarters,
     docs/algorithm.md). Then the variants are solved side by side, as many
     at once as --jobs and the memory allow (a real-deck variant takes about

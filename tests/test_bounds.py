@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from solver.errors import InputError
-from solver.game.config import GameConfig, load_config
+from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, load_config
 from solver.staged.bounds import _row_bounds, bets_near, brackets, find_bounds, near, sizes_near
 from solver.staged.run import solve
 from solver.tables.files import content_digest, read_metadata
@@ -28,7 +28,8 @@ SMALLEST = replace(MID, ting_hu_multiples=(2.0, 3.0))  # a larger smallest ting 
 SIZES = replace(BETS, ting_hu=1.75)  # another fa-hu bet and a larger ting payout
 WHOLE = {"low": replace(SMALL, ting_hu=1.25), "high": replace(SMALL, ting_hu=1.75), "whole": MID, "mixed": MIXED,
          "multiples": MULTIPLES, "bets": BETS, "bets-1-3": replace(MID, fa_hu_bets=(1.0, 3.0)),
-         "smallest": SMALLEST, "sizes": SIZES, "bets-below": replace(MID, fa_hu_bets=(0.5, 3.0))}
+         "smallest": SMALLEST, "sizes": SIZES, "bets-below": replace(MID, fa_hu_bets=(0.5, 3.0)),
+         "step11": replace(MID, fa_hu=0.75, fa_hu_flush=2.5, tian_hu=4.0)}
 """The whole solves, by name."""
 
 
@@ -36,17 +37,23 @@ def test_brackets_only_a_variant_of_the_ting_win_payouts_between_them() -> None:
     low, mid, high = (replace(THREE_COPIES, ting_hu=v) for v in (1.25, 1.5, 1.75))
     assert brackets(low, mid, high) and not brackets(high, mid, low)
     assert brackets(low, replace(mid, ting_hu_flush=2.0), replace(high, ting_hu_flush=2.0))
-    assert not brackets(low, replace(mid, tian_hu=4.0), high)  # another payout differs
+    assert not brackets(low, replace(mid, copies=2), high)  # another deck
+    assert brackets(low, replace(mid, tian_hu=4.0), high)  # a deal payout: no row, no state's best bet moves
+    assert brackets(low, replace(mid, fa_hu=3.0), high)  # a step-11 payout: each row moves by exact counts
+    assert not bets_near(low, replace(low, fa_hu=3.0, fa_hu_bets=(1.0, 3.0)))  # its values not given exactly
+    assert bets_near(low, replace(low, tian_hu=4.0, fa_hu_bets=(1.0, 3.0)))
     assert brackets(low, replace(mid, ting_hu_multiples=(1.0, 3.0)), high)  # the middle multiple: never best
     assert not brackets(low, replace(mid, ting_hu_multiples=(1.0, 4.0)), high)  # a larger G than high's
     assert near(high, mid) and near(low, replace(mid, ting_hu_flush=1.0))  # one side, or both ways
     assert near(low, replace(mid, ting_hu_multiples=(1.0, 4.0)))
     assert near(mid, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # the smallest bet, alone
     assert near(low, replace(mid, ting_hu_multiples=(2.0, 3.0)))  # with a payout too
-    assert not near(low, replace(mid, fa_hu=3.0)) and not near(low, replace(mid, fa_hu_bets=(1.0, 3.0)))
+    assert near(low, replace(mid, fa_hu=3.0)) and not near(low, replace(mid, fa_hu_bets=(1.0, 3.0)))
+    assert not near(low, replace(mid, bonus_hu=20.0))  # a rule the bounds do not cover
     sized = replace(mid, fa_hu_bets=(1.0, 3.0))
     assert sizes_near(low, sized) and not bets_near(low, sized) and bets_near(mid, sized)
-    assert not sizes_near(low, replace(sized, fa_hu=3.0)) and sizes_near(low, replace(mid, fa_hu_bets=(0.5, 2.0)))
+    assert sizes_near(low, replace(sized, fa_hu=3.0)) and sizes_near(low, replace(mid, fa_hu_bets=(0.5, 2.0)))
+    assert not sizes_near(low, replace(sized, bonus_hu=20.0))
     assert sizes_near(low, replace(sized, ting_hu_multiples=(2.0, 3.0)))  # the smallest, with a payout
 
 
@@ -56,8 +63,12 @@ BOUNDED = {"bounded": (MID, ("low", "high"), "whole"), "above-low": (MID, ("low"
            "smallest-bounded": (SMALLEST, ("whole",), "smallest"), "bets-between": (BETS, ("bets-1-3",), "bets"),
            "sizes-bounded": (SIZES, ("whole",), "sizes"),
            "smallest-mixed-bounded": (SMALLEST, ("low",), "smallest"),
-           "bets-below-bounded": (WHOLE["bets-below"], ("whole",), "bets-below")}
+           "bets-below-bounded": (WHOLE["bets-below"], ("whole",), "bets-below"),
+           "step11-bounded": (WHOLE["step11"], ("low",), "step11")}
 """The bounded solves: a variant, the whole solves that bound it, and its own whole solve."""
+APART = {"step11": "apart/step11", "step11-bounded": "apart/step11-bounded"}
+"""Solves kept out of the others' folder, where ``find_bounds`` would take them (the step-11 solve's values move
+exactly to MID's)."""
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +79,10 @@ def solved(tmp_path_factory) -> dict[str, Path]:
     store = root / "store"
     out = {}
     for name, config in WHOLE.items():
-        out[name] = root / name
+        out[name] = root / APART.get(name, name)
         solve(config, out[name], n_jobs=2, quiet=True, column_store=store, index=False)
     for name, (config, bounds, _) in BOUNDED.items():
-        out[name] = root / name
+        out[name] = root / APART.get(name, name)
         solve(config, out[name], n_jobs=2, quiet=True, column_store=store, index=False,
               bounds=tuple(out[b] for b in bounds))
     return out
@@ -104,15 +115,18 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     assert find_bounds(replace(SMALL, ting_hu=2.0), root) == (solved["high"],)  # the nearest, all below it
     assert find_bounds(replace(SMALL, ting_hu=1.0), root) == (solved["low"],)
     assert find_bounds(replace(mid, ting_hu_flush=1.375), root) == (solved["whole"],)  # the nearest above
-    assert find_bounds(replace(mid, tian_hu=4.0), root) is None
+    assert find_bounds(replace(mid, copies=2), root) is None
+    assert find_bounds(replace(mid, fa_hu=3.0), root) == (solved["whole"],)
+    assert find_bounds(replace(mid, tian_hu=4.0), root) == (solved["whole"],)  # its values: once, not twice
+    assert find_bounds(replace(mid, tian_hu=4.0, ting_hu=1.375), root) == (solved["low"], solved["whole"])
     assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["bets"],)  # the nearest bets
     assert find_bounds(replace(mid, fa_hu_bets=(1.0, 2.5)), root) == (solved["bets"],)  # between its bets
     assert find_bounds(replace(mid, fa_hu_bets=(0.5, 2.0)), root) == (solved["bets"],)  # below its smallest
     # other bets and payouts: the nearest of those, since none has its bets or its payouts
     assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(1.0, 2.0, 4.0)), root) == (solved["sizes"],)
     assert find_bounds(replace(SIZES, ting_hu=2.0, fa_hu_bets=(0.25, 1.0)), root) == (solved["sizes"],)
-    with pytest.raises(ValueError, match="do not bound"):  # a step-11 payout differs too
-        _row_bounds(replace(mid, fa_hu=3.0, fa_hu_bets=(1.0, 3.0)), [solved["whole"]], root / "store")
+    with pytest.raises(ValueError, match="do not bound"):  # another rule differs too
+        _row_bounds(replace(mid, copies=2, fa_hu_bets=(1.0, 3.0)), [solved["whole"]], root / "store")
     with pytest.raises(InputError, match="bounded"):
         solve(replace(mid, tian_hu=4.0), root / "reads-bounded", holds_from=solved["bounded"], quiet=True)
 
@@ -134,7 +148,10 @@ def test_bounds_are_found_among_finished_solves_and_a_bounded_one_serves_no_othe
     (SMALLEST, "smallest", ("mixed",)), (SIZES, "sizes", ("smallest",)),
     # a bet below every solved one: the chord from F = 0; with other payouts too
     (WHOLE["bets-below"], "bets-below", ("whole",)), (WHOLE["bets-below"], "bets-below", ("bets",)),
-    (WHOLE["bets-below"], "bets-below", ("low",)), (WHOLE["bets-below"], "bets-below", ("smallest",))])
+    (WHOLE["bets-below"], "bets-below", ("low",)), (WHOLE["bets-below"], "bets-below", ("smallest",)),
+    # other step-11 and deal payouts: each row moved by its step-11 counts; with other ting payouts, other bets
+    (WHOLE["step11"], "step11", ("low",)), (WHOLE["step11"], "step11", ("high", "low")),
+    (WHOLE["step11"], "step11", ("bets",)), (WHOLE["low"], "low", ("step11",))])
 def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig, exact: str,
                                     bounds: tuple[str, ...]) -> None:
     """Every stage-A row's value at its best fa-hu bet lies within the bounds the solves give (which are not
@@ -146,9 +163,7 @@ def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig,
     bets = [WHOLE[exact].fa_hu_bets.index(f) for f in config.fa_hu_bets]
     value = np.array(table["evs"].to_pylist())[:, bets].max(axis=1)
     assert (low <= value + 1e-12).all() and (value <= high + 1e-12).all()
-    if any(replace(WHOLE[b], ting_hu_multiples=config.ting_hu_multiples) == config
-           and min(config.ting_hu_multiples) == min(WHOLE[b].ting_hu_multiples) for b in bounds):
-        # the largest multiple alone moves each value by exactly F dm Z+, from the solve's ting gains
+    if any(_moved_exactly(WHOLE[b], config) for b in bounds):
         assert np.abs(high - value).max() < 1e-12 and np.abs(low - value).max() < 1e-12
     else:
         assert np.isfinite(high).all() and ((high > low).any() or given.mean() > 0.9)
@@ -165,10 +180,20 @@ def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig,
             assert (low >= low1).all() and (high <= high1).all()
 
 
+def _moved_exactly(solved: GameConfig, config: GameConfig) -> bool:
+    """Whether a solve's values move to a variant's exactly: the largest multiple (by F dm Z+, from the solve's
+    ting gains), the step-11 payouts (by their counts), the deal payouts (not at all) and fewer bets may differ."""
+    same = {key: getattr(config, key) for key in (*STEP11_PAYOUTS, *DEAL_PAYOUTS)}
+    fewer = set(config.fa_hu_bets) <= set(solved.fa_hu_bets)
+    return min(config.ting_hu_multiples) == min(solved.ting_hu_multiples) and replace(
+        solved, ting_hu_multiples=config.ting_hu_multiples, fa_hu_bets=config.fa_hu_bets if fewer else
+        solved.fa_hu_bets, **same) == config
+
+
 def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, Path], tmp_path: Path) -> None:
     """A paytable run solves the ends of a range whole; a later variant between them is bounded by them, and
-    its figures are a whole solve's; a variant of its deal payouts walks stage A whole rather than read it; a
-    variant of its fa-hu bets is bounded by the solve of its payouts."""
+    its figures are a whole solve's; a variant of its deal payouts, which cannot read its partial stage A, is
+    bounded by the ends too; a variant of its fa-hu bets is bounded by the solve of its payouts."""
     from solver.products.paytable import VariantSolver, paytable_rows
 
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
@@ -179,7 +204,11 @@ def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, P
     assert content_digest(Path(middle.summary.directory) / "outcomes.parquet") == \
         content_digest(solved["whole"] / "outcomes.parquet")
     (dealt,) = paytable_rows(replace(SMALL, ting_hu=1.5), {"tian_hu": [4.0]}, solver)
-    assert "bounded_by" not in read_metadata(Path(dealt.summary.directory) / "holds.parquet")
+    assert len(json.loads(read_metadata(Path(dealt.summary.directory) / "holds.parquet")["bounded_by"])) == 2
+    whole = solve(replace(SMALL, ting_hu=1.5, tian_hu=4.0), tmp_path / "dealt", n_jobs=2, quiet=True, index=False)
+    for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "tracking.parquet"):
+        assert content_digest(Path(dealt.summary.directory) / name) == content_digest(tmp_path / "dealt" / name)
+    assert whole.ev_exact == dealt.summary.ev_exact
     (bets,) = paytable_rows(replace(SMALL, ting_hu=1.25), {"fa_hu_bets": [(1.0, 2.0, 3.0)]}, solver)
     (by,) = json.loads(read_metadata(Path(bets.summary.directory) / "holds.parquet")["bounded_by"])
     assert Path(by).name == Path(ends[0].summary.directory).name  # ting_hu 1.25's bets 1/2
@@ -196,7 +225,10 @@ def test_a_variant_beside_a_solve_made_without_the_store_fills_it_and_walks_boun
     base = WHOLE["low"]
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     solve(base, solver.directory(base), n_jobs=2, quiet=True, index=False)  # no column store
-    (row,) = paytable_rows(base, {"ting_hu": [1.5]}, solver)
+    said: list[str] = []
+    (row,) = paytable_rows(base, {"ting_hu": [1.5]}, solver, said.append)
+    share = [line for line in said if "bounds leave" in line]
+    assert len(share) == 1 and share[0].startswith("variant 1/1: ting_hu=1.5: bounds leave ")
     variant = Path(row.summary.directory)
     assert json.loads(read_metadata(variant / "holds.parquet")["bounded_by"]) == [str(solver.directory(base))]
     for name in ("summary.parquet", "outcomes.parquet", "draws.parquet", "tracking.parquet"):
@@ -205,6 +237,29 @@ def test_a_variant_beside_a_solve_made_without_the_store_fills_it_and_walks_boun
     for name in ROW_ARRAYS["draws"]:
         assert np.array_equal(np.load(filled / f"draws-{name}.npy"), np.load(made / f"draws-{name}.npy")), name
     assert {p.name for p in made.glob("*.npz")} == {p.name for p in filled.glob("*.npz")}
+
+
+def test_a_walk_several_variants_share_is_walked_whole_once_and_one_alone_is_bounded(tmp_path: Path) -> None:
+    """Beside a solve that would bound each of them, variants of one ting walk (other step-11 payouts) walk it
+    once, whole, and the others price it; a variant alone with its ting payouts and other step-11 and deal
+    payouts is bounded by the nearest solve (of other ting, step-11 and deal payouts), its figures a whole
+    solve's."""
+    from solver.products.paytable import VariantSolver, paytable_rows
+
+    solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    solve(SMALL, solver.directory(SMALL), n_jobs=2, quiet=True, index=False, column_store=tmp_path / "store")
+    first, second = (Path(r.summary.directory) for r in
+                     paytable_rows(SMALL, {"ting_hu": [1.5], "fa_hu": [0.75, 1.25]}, solver))
+    assert "bounded_by" not in read_metadata(first / "holds.parquet")
+    assert json.loads((second / "manifest.json").read_text())["holds_from"] == str(first)
+    config = replace(SMALL, ting_hu=1.75, fa_hu=0.75, tian_hu=4.0)
+    (alone,) = paytable_rows(SMALL, {"ting_hu": [1.75], "fa_hu": [0.75], "tian_hu": [4.0]}, solver)
+    directory = Path(alone.summary.directory)
+    assert json.loads(read_metadata(directory / "holds.parquet")["bounded_by"]) == [str(first)]  # the nearest
+    whole = solve(config, tmp_path / "whole", n_jobs=2, quiet=True, index=False)
+    assert alone.summary.ev_exact == whole.ev_exact
+    for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "tracking.parquet"):
+        assert content_digest(directory / name) == content_digest(tmp_path / "whole" / name), name
 
 
 @pytest.mark.parametrize("most", [0.0, 1.0])

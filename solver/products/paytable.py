@@ -35,6 +35,7 @@ import io
 import itertools
 import json
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -158,6 +159,7 @@ class VariantSolver:
         folder: the store's root instead of the cache folder (see :func:`solver.staged.run.solve`)."""
         self._stage_a: dict[str, Path] = {}  # by holds fingerprint: the same stage A, read as it is
         self._walks: dict[str, Path] = {}  # by ting fingerprint: the same walk, priced again
+        self._whole: set[Path] = set()  # variants that walk stage A whole, unbounded, for others to price
         self.solves = 0
 
     def directory(self, config: GameConfig) -> Path:
@@ -189,7 +191,7 @@ class VariantSolver:
         """Finished solves beside ``directory`` that bound a variant walking its own stage A (with a
         column store, which keeps stage B's rows): it then walks only the rows they leave
         (:mod:`solver.staged.bounds`); a solve begun keeps the bounds it began with."""
-        if source is not None or self.column_store is False:
+        if source is not None or self.column_store is False or directory in self._whole:
             return None
         if bounded_stage_a(directory):  # solved bounded, or stopped after stage A: by the same bounds
             return recorded_bounds(read_metadata(directory / "holds.parquet")["bounded_by"])
@@ -279,22 +281,34 @@ class VariantSolver:
         for n, summary in results:
             yield n, by_number[n], summary
 
-    def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None) -> None:
+    def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None,
+                      labels: Sequence[str] | None = None) -> None:
         """Walk stage A of the variants among ``configs`` that will walk it (the first of each ting
-        fingerprint that has no stage A to share, unless solves beside it leave it at most
-        :data:`BOUNDED_SHARE` of the rows) together, in groups of at most :data:`WALKED_TOGETHER` that
+        fingerprint that has no stage A to share, unless it is the only one and solves beside it leave it at
+        most :data:`BOUNDED_SHARE` of the rows) together, in groups of at most :data:`WALKED_TOGETHER` that
         :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed once for
-        the group. Their solves then find stage A done."""
+        the group. Their solves then find stage A done. ``progress`` hears, by ``labels``, what bounds leave each."""
         from solver.staged.run import walk_together
 
         walkers: dict[str, GameConfig] = {}
         bounded: set[str] = set()  # of the walkers, those a bound leaves more than BOUNDED_SHARE of stage A
-        for config in configs:
+        # a walk several variants share (other step-11 or deal payouts) is walked whole, for them to price or read
+        unsolved = {self.directory(c): c for c in configs if not (self.directory(c) / "summary.parquet").exists()}
+        shared = Counter(c.ting_fingerprint() for c in unsolved.values())
+        for n, config in enumerate(configs):
             ting = config.ting_fingerprint()
             if config.holds_fingerprint() in self._stage_a or ting in self._walks or ting in walkers \
                     or not sums_exact(TingConstants.of(config), config.geometry):
                 continue  # a walker's other variants read its walk
+            if shared[ting] > 1 and not bounded_stage_a(self.directory(config)):
+                walkers[ting] = config
+                self._whole.add(self.directory(config))
+                continue
             share = self._bounded_share(config)
+            if progress and share is not None:
+                progress(f"variant {n + 1}/{len(configs)}: {labels[n] if labels else config.fingerprint()}: bounds "
+                         f"leave {share:.1%} of stage A to walk" + (", walked with others" if share > BOUNDED_SHARE
+                                                                    else ""))
             if share is None or share > BOUNDED_SHARE:
                 walkers[ting] = config
                 if share is not None:
@@ -320,7 +334,7 @@ class VariantSolver:
         if bounds is None or bounded_stage_a(directory) or (directory / "summary.parquet").exists():
             return None
         return bounded_share(config, directory, bounds, self.column_store, n_jobs=self.n_jobs, backend=self.backend,
-                             scheduler=self.scheduler)
+                             scheduler=self.scheduler, quiet=self.quiet)
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
@@ -338,8 +352,9 @@ def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: Vari
     where they can (:meth:`VariantSolver.walk_together`)."""
     chosen = variants(base, grid)
     configs = [config for _, config in chosen]
-    solver.walk_together(configs, progress)
-    summaries = solver.solve_all(configs, progress, [_describe(payouts) for payouts, _ in chosen])
+    labels = [_describe(payouts) for payouts, _ in chosen]
+    solver.walk_together(configs, progress, labels)
+    summaries = solver.solve_all(configs, progress, labels)
     return [VariantRow(payouts, summary) for (payouts, _), summary in zip(chosen, summaries)]
 
 

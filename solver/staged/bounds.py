@@ -29,6 +29,11 @@ a larger or smaller largest multiple bounds the variant's values row by row
 * ``V`` never falls as a payout or the largest multiple rises, so a solve below
   bounds from below and one above from above.
 
+The step-11 terms are the row's step-11 hu and flush counts times what those pay,
+so a solve of other step-11 payouts (:data:`solver.game.config.STEP11_PAYOUTS`)
+bounds too, its values first moved by those counts times each change; the deal
+payouts move no row.
+
 With two solves, one on each side (:func:`brackets`), each side's bound is the
 tighter of the two. A solve of other fa-hu bets, the same payouts, bounds a
 variant's values at its other bets (:class:`_BetSizes`): ``gain_c`` is
@@ -59,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from solver.game.cards import DeckGeometry
-from solver.game.config import GameConfig, config_from_dict
+from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, config_from_dict
 from solver.staged.holds import TingConstants, largest_move, largest_shift
 
 MONOTONE_PAYOUTS = ("ting_hu_ante", "ting_hu_fa", "ting_hu", "ting_hu_flush")
@@ -96,8 +101,11 @@ def brackets(low: GameConfig, config: GameConfig, high: GameConfig) -> bool:
 
 def near(solved: GameConfig, config: GameConfig) -> bool:
     """Whether ``solved`` differs from ``config`` at most in what is :func:`monotone` (the ting win payouts,
-    the ting multiples): its values bound ``config``'s."""
-    same = {key: getattr(config, key) for key in (*MONOTONE_PAYOUTS, "ting_hu_multiples")}
+    the ting multiples), in the step-11 payouts (which move a row by exactly its step-11 counts times their
+    changes) and in the deal payouts (which no stage-A row and no state's best bet depend on): its values
+    bound ``config``'s."""
+    same = {key: getattr(config, key) for key in (*MONOTONE_PAYOUTS, "ting_hu_multiples", *STEP11_PAYOUTS,
+                                                  *DEAL_PAYOUTS)}
     return replace(solved, **same) == config
 
 
@@ -125,10 +133,16 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
 
 
 def bets_near(solved: GameConfig, config: GameConfig) -> bool:
-    """Whether ``solved`` differs from ``config`` only in the fa-hu bets: its values and ting gains at its bets
+    """Whether ``solved`` differs from ``config`` only in the fa-hu bets (and the deal payouts, which change no
+    row; not the step-11 payouts): its values and ting gains at its bets
     bound ``config``'s at the others (:class:`_BetSizes`),
     and give them exactly at the bets both have."""
-    return sizes_near(solved, config) and replace(solved, fa_hu_bets=config.fa_hu_bets) == config
+    return sizes_near(solved, config) and replace(_dealt_as(solved, config), fa_hu_bets=config.fa_hu_bets) == config
+
+
+def _dealt_as(solved: GameConfig, config: GameConfig) -> GameConfig:
+    """``solved`` with ``config``'s deal payouts, which change no stage-A row."""
+    return replace(solved, **{key: getattr(config, key) for key in DEAL_PAYOUTS})
 
 
 def sizes_near(solved: GameConfig, config: GameConfig) -> bool:
@@ -141,8 +155,9 @@ def sizes_near(solved: GameConfig, config: GameConfig) -> bool:
 def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> tuple[Path, ...] | None:
     """Finished solves among ``root``'s directories that bound ``config``: of other ting payouts (:func:`near`),
     the nearest below it and the nearest above it (:func:`brackets`) where there are such, else the nearest
-    other; failing those, the nearest of other fa-hu bets (:func:`bets_near`), else of other bets and payouts
-    (:func:`sizes_near`); or None."""
+    other (one of the same ting payouts alone: its values move to the variant's exactly); failing those, the
+    nearest of other fa-hu bets (:func:`bets_near`), else of other bets and payouts (:func:`sizes_near`); or
+    None."""
     lows, highs, others, bets, sizes = [], [], [], [], []
     for manifest in sorted(root.glob("*/manifest.json")):
         directory = manifest.parent
@@ -160,6 +175,8 @@ def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> 
         candidate = (sum(abs(g) for g in gaps), str(directory))
         (lows if max(gaps) <= 0 else highs if min(gaps) >= 0 else others).append(candidate)
     chosen = [min(side)[1] for side in (lows, highs) if side]
+    if lows and min(lows)[0] == 0:  # the same ting payouts: its values move to the variant's exactly
+        chosen = [min(lows)[1]]
     if not chosen and (others or bets or sizes):
         chosen = [min(others)[1] if others else min(bets or sizes)[-1]]
     return tuple(Path(d) for d in chosen) or None
@@ -230,6 +247,7 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
             raise ValueError(f"{directory} holds no finished solve with a whole stage A to bound by")
         if not (near(solved, config) or sizes_near(solved, config)):
             raise ValueError(f"{directory} holds a solve of payouts that do not bound this variant's")
+        solved = _dealt_as(solved, config)
         bounder = _BetSizes(solved, config, store) if solved.fa_hu_bets != config.fa_hu_bets \
             else _Slopes(solved, config, store)
         batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
@@ -250,12 +268,12 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
 class _Slopes:
     """How far a solve of ``solved``'s payouts can be from ``config``'s, row by row (the module's notes)."""
 
-    COLUMNS = ("key", "evs", "ting_wins", "ting_gains")
-    """What it reads of the solve's ``holds.parquet``."""
-
     def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
         self.config, self.store = config, store
         self.solved, self.variant = TingConstants.of(solved), TingConstants.of(config)
+        self.step11 = any(getattr(solved, key) != getattr(config, key) for key in STEP11_PAYOUTS)
+        self.COLUMNS = ("key", "evs", "ting_wins", "ting_gains", *(("step11",) if self.step11 else ()))
+        """What it reads of the solve's ``holds.parquet``."""
         d = {k: monotone(config)[k] - monotone(solved)[k] for k in monotone(config)}
         # The smallest multiple with other changes: through the variant's other payouts at the solve's smallest,
         # a community can move that is live under neither's; under the most generous of each, it is live.
@@ -289,10 +307,18 @@ class _Slopes:
         return np.stack([change["ting_hu_ante"] + f * change["ting_hu_fa"] + smallest
                          + f * (m * change[k] + change["largest_multiple"] * positive * p[k]) for k in p], axis=1)
 
-    def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray, gains: np.ndarray
-               ) -> tuple[np.ndarray, ...]:
-        """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and none exact."""
+    def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray, gains: np.ndarray,
+               step11: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+        """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and none exact;
+        the solve's values first moved to the variant's step-11 payouts where they differ (by the rows'
+        step-11 hu and flush counts ``step11`` times each change, over the four-card communities)."""
         fall, rise = self.moves(keys, wins, gains)
+        if step11 is not None:
+            hu = np.subtract(self.variant.step11_hu, self.solved.step11_hu)
+            flush = np.subtract(self.variant.step11_flush, self.solved.step11_flush)
+            left = _left(keys, self.config.geometry)
+            evs = evs + (step11[:, :1] * hu + step11[:, 1:] * flush) / (left * (left - 1) * (left - 2) * (left - 3)
+                                                                      / 24.0)[:, None]
         return keys, (evs - fall).max(axis=1), (evs + rise).max(axis=1), np.zeros(len(keys), bool)
 
     def moves(self, keys: np.ndarray, wins: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -734,6 +734,9 @@ def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarr
     every hold's payout-free columns: what bounding a variant reads, when the solve that bounds it (``whole``,
     a whole stage A, whose keys are every row's) was made without the store. Returns the rows."""
     geometry = solve.config.geometry
+    if not quiet:
+        print(f"filling the column store {solve.column_store} (once for this deck): every hold's columns, stage B's "
+              "rows", file=sys.stderr)
     if not stage_arrays_ready(solve.directory, "every", ("key",)):
         save_stage_arrays(solve.directory, "every", {"key": as_array(pq.read_table(whole / "holds.parquet",
                                                                                    columns=["key"])["key"])})
@@ -761,16 +764,17 @@ def _rows_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
 
 
 def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], column_store: bool | Path = True,
-                  n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None) -> float | None:
+                  n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None, quiet: bool = True
+                  ) -> float | None:
     """Prepare a variant's directory and find the stage-A rows that ``bounds`` leave it to walk (saved in its
     chunks, where its solve with the same bounds reads them): their share of stage A's rows, or None when
     there is no column store to bound with (nothing saved). Filling the store, when it lacks stage B's rows,
-    runs on ``n_jobs`` processes of ``backend``."""
+    runs on ``n_jobs`` processes of ``backend``, with progress bars unless ``quiet``."""
     directory = usable_directory(Path(directory)).absolute()
     store = _store(config, column_store)
     with solve_lock(directory):
         prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
-        if not _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs)):
+        if not _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs), quiet):
             return None
     chunks = directory / "chunks"
     return len(np.load(chunks / "holds-needed.npy", mmap_mode="r")) / int(np.load(chunks / "holds-total.npy")[0])
