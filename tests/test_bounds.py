@@ -237,29 +237,53 @@ def test_a_variant_beside_a_solve_made_without_the_store_fills_it_and_walks_boun
     for name in ROW_ARRAYS["draws"]:
         assert np.array_equal(np.load(filled / f"draws-{name}.npy"), np.load(made / f"draws-{name}.npy")), name
     assert {p.name for p in made.glob("*.npz")} == {p.name for p in filled.glob("*.npz")}
+    # a bounded solve's keys are not every row's: it fills no store
+    with pytest.raises(ValueError, match="whole stage A"):
+        solve(MID, tmp_path / "refused", n_jobs=1, quiet=True, index=False, column_store=tmp_path / "empty",
+              bounds=(solved["bounded"],))
+    assert not (store_folder(MID, tmp_path / "empty") / "draws-rows.npy").exists()
 
 
-def test_a_walk_several_variants_share_is_walked_whole_once_and_one_alone_is_bounded(tmp_path: Path) -> None:
-    """Beside a solve that would bound each of them, variants of one ting walk (other step-11 payouts) walk it
-    once, whole, and the others price it; a variant alone with its ting payouts and other step-11 and deal
-    payouts is bounded by the nearest solve (of other ting, step-11 and deal payouts), its figures a whole
-    solve's."""
+def test_a_walk_several_variants_share_is_walked_whole_only_where_that_costs_less() -> None:
+    """With the real deck's costs: two variants a bound leaves a third of stage A each walk their rows; three
+    walk it whole once; with a seventh of stage A each, four."""
+    from solver.products.paytable import walks_whole
+
+    assert not walks_whole(1, 1.0) and not walks_whole(2, 0.322) and walks_whole(3, 0.322)
+    assert not walks_whole(3, 0.15) and walks_whole(4, 0.15)
+
+
+@pytest.mark.parametrize("whole", [True, False])
+def test_variants_that_share_a_walk_walk_it_whole_once_or_each_bounded(tmp_path: Path, monkeypatch,
+                                                                     whole: bool) -> None:
+    """Beside a solve that bounds each of them, variants of one ting walk (other step-11 payouts) walk it once,
+    whole, the others pricing it, or each walk the rows their bounds leave, as :func:`walks_whole` says; a
+    variant alone with its ting payouts, and other step-11 and deal payouts, is bounded by the nearest solve.
+    The figures are whole solves' either way."""
+    from solver.products import paytable
     from solver.products.paytable import VariantSolver, paytable_rows
 
+    monkeypatch.setattr(paytable, "walks_whole", lambda variants, share: whole and variants > 1)
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     solve(SMALL, solver.directory(SMALL), n_jobs=2, quiet=True, index=False, column_store=tmp_path / "store")
-    first, second = (Path(r.summary.directory) for r in
-                     paytable_rows(SMALL, {"ting_hu": [1.5], "fa_hu": [0.75, 1.25]}, solver))
-    assert "bounded_by" not in read_metadata(first / "holds.parquet")
-    assert json.loads((second / "manifest.json").read_text())["holds_from"] == str(first)
-    config = replace(SMALL, ting_hu=1.75, fa_hu=0.75, tian_hu=4.0)
+    rows = paytable_rows(SMALL, {"ting_hu": [1.5], "fa_hu": [0.75, 1.25]}, solver)
+    first, second = (Path(r.summary.directory) for r in rows)
+    if whole:
+        assert "bounded_by" not in read_metadata(first / "holds.parquet")
+        assert json.loads((second / "manifest.json").read_text())["holds_from"] == str(first)
+    else:
+        for directory in (first, second):
+            bounds = json.loads(read_metadata(directory / "holds.parquet")["bounded_by"])
+            assert bounds == [str(solver.directory(SMALL))]
     (alone,) = paytable_rows(SMALL, {"ting_hu": [1.75], "fa_hu": [0.75], "tian_hu": [4.0]}, solver)
-    directory = Path(alone.summary.directory)
-    assert json.loads(read_metadata(directory / "holds.parquet")["bounded_by"]) == [str(first)]  # the nearest
-    whole = solve(config, tmp_path / "whole", n_jobs=2, quiet=True, index=False)
-    assert alone.summary.ev_exact == whole.ev_exact
-    for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "tracking.parquet"):
-        assert content_digest(directory / name) == content_digest(tmp_path / "whole" / name), name
+    nearest = first if whole else solver.directory(SMALL)  # a bounded solve bounds no other
+    assert json.loads(read_metadata(Path(alone.summary.directory) / "holds.parquet")["bounded_by"]) == [str(nearest)]
+    for variant, config in ((alone, replace(SMALL, ting_hu=1.75, fa_hu=0.75, tian_hu=4.0)),
+                            (rows[1], replace(SMALL, ting_hu=1.5, fa_hu=1.25))):
+        whole_dir = tmp_path / "whole" / config.fingerprint()
+        assert variant.summary.ev_exact == solve(config, whole_dir, n_jobs=2, quiet=True, index=False).ev_exact
+        for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "tracking.parquet"):
+            assert content_digest(Path(variant.summary.directory) / name) == content_digest(whole_dir / name), name
 
 
 @pytest.mark.parametrize("most", [0.0, 1.0])

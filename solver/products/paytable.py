@@ -60,6 +60,10 @@ WALKED_TOGETHER = 8
 #: that share of a walk's time; one that would walk more than this share of stage A walks with the others
 #: instead, where eight walked together take about 0.54 of a walk each (docs/performance.md).
 BOUNDED_SHARE = 0.5
+#: What a variant costs, as a share of one that walks stage A whole (the real deck, docs/performance.md,
+#: "Variants of the step-11 and deal payouts with ting payouts"): one that prices or reads another's walk;
+#: one bounded by solves beside it, a fixed part and a part per share of stage A walked.
+PRICED_COST, BOUNDED_FIXED_COST, BOUNDED_SHARE_COST = 0.2, 0.33, 0.66
 #: Memory to allow each variant solved beside others: a real-deck variant's solve in one process peaks at
 #: 3.2-3.4 GB (docs/performance.md); no more variants run at once than the machine's memory holds so.
 VARIANT_MEMORY = 5 * 2**30
@@ -284,15 +288,16 @@ class VariantSolver:
     def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None,
                       labels: Sequence[str] | None = None) -> None:
         """Walk stage A of the variants among ``configs`` that will walk it (the first of each ting
-        fingerprint that has no stage A to share, unless it is the only one and solves beside it leave it at
-        most :data:`BOUNDED_SHARE` of the rows) together, in groups of at most :data:`WALKED_TOGETHER` that
+        fingerprint that has no stage A to share, unless solves beside it leave it at most
+        :data:`BOUNDED_SHARE` of the rows and bounded walks cost its fingerprint's variants less than one whole
+        walk they price, :func:`walks_whole`) together, in groups of at most :data:`WALKED_TOGETHER` that
         :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed once for
         the group. Their solves then find stage A done. ``progress`` hears, by ``labels``, what bounds leave each."""
-        from solver.staged.run import walk_together
+        from solver.staged.run import forget_bounds, walk_together
 
         walkers: dict[str, GameConfig] = {}
         bounded: set[str] = set()  # of the walkers, those a bound leaves more than BOUNDED_SHARE of stage A
-        # a walk several variants share (other step-11 or deal payouts) is walked whole, for them to price or read
+        # a walk several variants share (other step-11 or deal payouts) may be walked whole, for them to price
         unsolved = {self.directory(c): c for c in configs if not (self.directory(c) / "summary.parquet").exists()}
         shared = Counter(c.ting_fingerprint() for c in unsolved.values())
         for n, config in enumerate(configs):
@@ -300,15 +305,18 @@ class VariantSolver:
             if config.holds_fingerprint() in self._stage_a or ting in self._walks or ting in walkers \
                     or not sums_exact(TingConstants.of(config), config.geometry):
                 continue  # a walker's other variants read its walk
-            if shared[ting] > 1 and not bounded_stage_a(self.directory(config)):
-                walkers[ting] = config
-                self._whole.add(self.directory(config))
-                continue
+            label = f"variant {n + 1}/{len(configs)}: {labels[n] if labels else config.fingerprint()}"
             share = self._bounded_share(config)
-            if progress and share is not None:
-                progress(f"variant {n + 1}/{len(configs)}: {labels[n] if labels else config.fingerprint()}: bounds "
-                         f"leave {share:.1%} of stage A to walk" + (", walked with others" if share > BOUNDED_SHARE
-                                                                    else ""))
+            if share is not None and walks_whole(shared[ting], share):
+                self._whole.add(self.directory(config))
+                forget_bounds(self.directory(config))
+                if progress:
+                    progress(f"{label}: bounds leave {share:.1%} of stage A, but it walks it whole, for "
+                             f"{shared[ting] - 1} more to price or read")
+                share = None
+            elif progress and share is not None:
+                progress(f"{label}: bounds leave {share:.1%} of stage A to walk"
+                         + (", walked with others" if share > BOUNDED_SHARE else ""))
             if share is None or share > BOUNDED_SHARE:
                 walkers[ting] = config
                 if share is not None:
@@ -343,6 +351,13 @@ class VariantSolver:
             self._stage_a.setdefault(config.holds_fingerprint(), directory)
             if "ting_wins" in pq.read_schema(holds).names:  # tables written before the wins lack them
                 self._walks.setdefault(config.ting_fingerprint(), directory)
+
+
+def walks_whole(variants: int, share: float) -> bool:
+    """Whether ``variants`` of one walk (other step-11 or deal payouts), each left ``share`` of stage A by its
+    bounds, cost less walking it whole once, the others pricing it, than each walking its rows."""
+    return variants > 1 and 1 + (variants - 1) * PRICED_COST < variants * (BOUNDED_FIXED_COST +
+                                                                        BOUNDED_SHARE_COST * share)
 
 
 def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: VariantSolver,

@@ -400,9 +400,11 @@ def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
     geometry = solve.config.geometry
     store = solve.column_store
     kept = stored_rows(store, "firsts") if store is not None else None
-    classes = _first_classes(geometry, group_classes(geometry, 4))
-    n_draws = len(load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"])
-    if kept is not None and _rows_fit(kept, len(classes[0]), n_draws):
+    if kept is not None:
+        classes = _first_classes(geometry, group_classes(geometry, 4))
+        n_draws = len(load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"])
+        kept = kept if _rows_fit(kept, len(classes[0]), n_draws) else None
+    if kept is not None:
         table = _firsts_table(solve, *classes, kept["rows"])
     else:
         paths = run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet)
@@ -734,6 +736,8 @@ def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarr
     every hold's payout-free columns: what bounding a variant reads, when the solve that bounds it (``whole``,
     a whole stage A, whose keys are every row's) was made without the store. Returns the rows."""
     geometry = solve.config.geometry
+    if whole_stage_a(whole) is None:  # its keys would not be every row's: rows into them would be stored
+        raise ValueError(f"{whole} holds no finished solve with a whole stage A to bound by")
     if not quiet:
         print(f"filling the column store {solve.column_store} (once for this deck): every hold's columns, stage B's "
               "rows", file=sys.stderr)
@@ -780,7 +784,7 @@ def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], c
     return len(np.load(chunks / "holds-needed.npy", mmap_mode="r")) / int(np.load(chunks / "holds-total.npy")[0])
 
 
-def _forget_bounds(directory: Path) -> None:
+def forget_bounds(directory: Path) -> None:
     """Drop the rows :func:`bounded_share` saved: the variant's solve then walks stage A whole."""
     for name in ("holds-needed.json", "holds-needed.npy", "holds-exact.npy", "holds-total.npy"):
         (Path(directory) / "chunks" / name).unlink(missing_ok=True)
@@ -803,7 +807,7 @@ def walk_together(configs: list[GameConfig], directories: list[Path], *, n_jobs:
     forgotten = {usable_directory(Path(d)).absolute() for d in unbound}
     for directory in directories:
         if directory in forgotten:
-            _forget_bounds(directory)
+            forget_bounds(directory)
     lead = configs[0]
     if any(c.columns_fingerprint() != lead.columns_fingerprint() or len(c.fa_hu_bets) != len(lead.fa_hu_bets)
            or not sums_exact(TingConstants.of(c), c.geometry) for c in configs):
