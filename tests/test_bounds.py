@@ -244,6 +244,29 @@ def test_a_variant_beside_a_solve_made_without_the_store_fills_it_and_walks_boun
     assert not (store_folder(MID, tmp_path / "empty") / "draws-rows.npy").exists()
 
 
+def test_a_fill_of_the_store_stopped_midway_resumes(solved: dict[str, Path], tmp_path: Path, monkeypatch) -> None:
+    """A bounded solve stopped while it fills the store (every hold's columns stored, stage B's rows not yet)
+    stores no rows; run again, it goes on from there and gives a whole solve's figures."""
+    from solver.staged import run
+    from solver.staged.column_store import store_folder
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    arguments = {"n_jobs": 1, "quiet": True, "index": False, "column_store": tmp_path / "store",
+                 "bounds": (solved["low"],)}
+    monkeypatch.setattr(run, "_rows_work", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        solve(MID, tmp_path / "variant", **arguments)
+    folder = store_folder(MID, tmp_path / "store")
+    assert any(folder.glob("*.npz")) and not any(folder.glob("draws-*.npy"))
+    monkeypatch.undo()
+    solve(MID, tmp_path / "variant", **arguments)
+    assert read_metadata(tmp_path / "variant" / "holds.parquet")["bounded_by"]
+    for name in ("summary.parquet", "outcomes.parquet", "draws.parquet", "tracking.parquet"):
+        assert content_digest(tmp_path / "variant" / name) == content_digest(solved["whole"] / name), name
+
+
 def test_a_walk_several_variants_share_is_walked_whole_only_where_that_costs_less() -> None:
     """With the real deck's costs: two variants a bound leaves a third of stage A each walk their rows; three
     walk it whole once; with a seventh of stage A each, four."""
