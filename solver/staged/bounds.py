@@ -271,8 +271,8 @@ class _Slopes:
     def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
         self.config, self.store = config, store
         self.solved, self.variant = TingConstants.of(solved), TingConstants.of(config)
-        self.step11 = any(getattr(solved, key) != getattr(config, key) for key in STEP11_PAYOUTS)
-        self.COLUMNS = ("key", "evs", "ting_wins", "ting_gains", *(("step11",) if self.step11 else ()))
+        step11 = any(getattr(solved, key) != getattr(config, key) for key in STEP11_PAYOUTS)
+        self.COLUMNS = ("key", "evs", "ting_wins", "ting_gains", *(("step11",) if step11 else ()))
         """What it reads of the solve's ``holds.parquet``."""
         d = {k: monotone(config)[k] - monotone(solved)[k] for k in monotone(config)}
         # The smallest multiple with other changes: through the variant's other payouts at the solve's smallest,
@@ -316,15 +316,14 @@ class _Slopes:
         if step11 is not None:
             hu = np.subtract(self.variant.step11_hu, self.solved.step11_hu)
             flush = np.subtract(self.variant.step11_flush, self.solved.step11_flush)
-            left = _left(keys, self.config.geometry)
-            evs = evs + (step11[:, :1] * hu + step11[:, 1:] * flush) / (left * (left - 1) * (left - 2) * (left - 3)
-                                                                      / 24.0)[:, None]
+            four, _ = _community_draws(keys, self.config.geometry)
+            evs = evs + (step11[:, :1] * hu + step11[:, 1:] * flush) / four[:, None]
         return keys, (evs - fall).max(axis=1), (evs + rise).max(axis=1), np.zeros(len(keys), bool)
 
     def moves(self, keys: np.ndarray, wins: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """How far each of the rows ``keys`` (their ting wins ``wins``, ting gains ``gains``) can fall and rise
         at each fa-hu bet."""
-        norm = _completions(keys, self.config.geometry)
+        _, norm = _community_draws(keys, self.config.geometry)
         extra = _per_hold(keys, self.config, self._new_wins) if self.rises else np.zeros_like(wins)
         shift = 0.0 if self.move is None else largest_shift(gains, self.move) / norm[:, None]
         falling = wins + extra if self.reach is not self.variant else wins  # the chain's middle: more live
@@ -376,9 +375,7 @@ class _BetSizes:
         """``keys``, the lower and upper bounds of those rows' values at their best fa-hu bet, and which are
         exact: with the solve's payouts, the best of the solve's bets the variant has, the others' upper
         bounds below it."""
-        left = _left(keys, self.config.geometry)
-        total4 = left * (left - 1) * (left - 2) * (left - 3) / 24.0
-        norm = total4 * (left - 4) * (left - 5) / 2.0
+        total4, norm = _community_draws(keys, self.config.geometry)
         ting = gains[:, :len(self.solved)] / norm[:, None]
         lowest, highest = ting, ting
         if self.payouts is not None:
@@ -469,11 +466,12 @@ def _left(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
     return (pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)).astype(float)
 
 
-def _completions(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
-    """Each stage-A row's ``C(left, 4) C(left - 4, 2)``: the four- and two-card community draws its values
-    are over."""
+def _community_draws(keys: np.ndarray, geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
+    """Each stage-A row's ``C(left, 4)`` (the four-card communities its step-11 terms are over) and
+    ``C(left, 4) C(left - 4, 2)`` (the four- and two-card draws its values are over)."""
     left = _left(keys, geometry)
-    return left * (left - 1) * (left - 2) * (left - 3) / 24.0 * (left - 4) * (left - 5) / 2.0
+    four = left * (left - 1) * (left - 2) * (left - 3) / 24.0
+    return four, four * (left - 4) * (left - 5) / 2.0
 
 
 def describe_bounds(bounds: Sequence[Path]) -> str:
