@@ -15,7 +15,7 @@ from solver.errors import InputError
 from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, load_config
 from solver.staged.bounds import _row_bounds, bets_near, brackets, find_bounds, near, sizes_near
 from solver.staged.run import solve
-from solver.tables.files import content_digest, read_metadata
+from solver.tables.files import bounded_stage_a, content_digest, read_metadata
 
 ROOT = Path(__file__).parent.parent
 THREE_COPIES = load_config(ROOT / "configs" / "three-copies-3x4.toml")
@@ -192,8 +192,8 @@ def _moved_exactly(solved: GameConfig, config: GameConfig) -> bool:
 
 def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, Path], tmp_path: Path) -> None:
     """A paytable run solves the ends of a range whole; a later variant between them is bounded by them, and
-    its figures are a whole solve's; a variant of its deal payouts, which cannot read its partial stage A, is
-    bounded by the ends too; a variant of its fa-hu bets is bounded by the solve of its payouts."""
+    its figures are a whole solve's; a variant of its deal payouts reads its partial stage A, since it
+    needs the same rows; a variant of its fa-hu bets is bounded by the solve of its payouts."""
     from solver.products.paytable import VariantSolver, paytable_rows
 
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
@@ -204,7 +204,8 @@ def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, P
     assert content_digest(Path(middle.summary.directory) / "outcomes.parquet") == \
         content_digest(solved["whole"] / "outcomes.parquet")
     (dealt,) = paytable_rows(replace(SMALL, ting_hu=1.5), {"tian_hu": [4.0]}, solver)
-    assert len(json.loads(read_metadata(Path(dealt.summary.directory) / "holds.parquet")["bounded_by"])) == 2
+    source = json.loads((Path(dealt.summary.directory) / "manifest.json").read_text())["holds_from"]
+    assert source == middle.summary.directory and bounded_stage_a(Path(dealt.summary.directory))
     whole = solve(replace(SMALL, ting_hu=1.5, tian_hu=4.0), tmp_path / "dealt", n_jobs=2, quiet=True, index=False)
     for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "tracking.parquet"):
         assert content_digest(Path(dealt.summary.directory) / name) == content_digest(tmp_path / "dealt" / name)
@@ -280,29 +281,35 @@ def test_a_walk_several_variants_share_is_walked_whole_only_where_that_costs_les
 def test_variants_that_share_a_walk_walk_it_whole_once_or_each_bounded(tmp_path: Path, monkeypatch,
                                                                      whole: bool) -> None:
     """Beside a solve that bounds each of them, variants of one ting walk (other step-11 payouts) walk it once,
-    whole, the others pricing it, or each walk the rows their bounds leave, as :func:`walks_whole` says; a
-    variant alone with its ting payouts, and other step-11 and deal payouts, is bounded by the nearest solve.
-    The figures are whole solves' either way."""
+    whole, the others pricing it, or each walk the rows their bounds leave, as :func:`walks_whole` says; those
+    of other deal payouts alone read the walk, whole or bounded. A variant alone with its ting payouts, and
+    other step-11 and deal payouts, is bounded by the nearest solve. The figures are whole solves' either way."""
     from solver.products import paytable
     from solver.products.paytable import VariantSolver, paytable_rows
 
-    monkeypatch.setattr(paytable, "walks_whole", lambda variants, share: whole and variants > 1)
+    walks = []
+    monkeypatch.setattr(paytable, "walks_whole", lambda n, share: walks.append(n) or whole and n > 1)
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     solve(SMALL, solver.directory(SMALL), n_jobs=2, quiet=True, index=False, column_store=tmp_path / "store")
-    rows = paytable_rows(SMALL, {"ting_hu": [1.5], "fa_hu": [0.75, 1.25]}, solver)
-    first, second = (Path(r.summary.directory) for r in rows)
+    rows = paytable_rows(SMALL, {"ting_hu": [1.5], "fa_hu": [0.75, 1.25], "tian_hu": [4.0, 5.0]}, solver)
+    assert walks[0] == 2  # two step-11 payouts, each with two deal payouts
+    first, reads, second, reads_second = (Path(r.summary.directory) for r in rows)
+    source = {d: json.loads((d / "manifest.json").read_text())["holds_from"] for d in (reads, second, reads_second)}
     if whole:
         assert "bounded_by" not in read_metadata(first / "holds.parquet")
-        assert json.loads((second / "manifest.json").read_text())["holds_from"] == str(first)
+        assert source == {reads: str(first), second: str(first), reads_second: str(first)}
     else:
         for directory in (first, second):
             bounds = json.loads(read_metadata(directory / "holds.parquet")["bounded_by"])
             assert bounds == [str(solver.directory(SMALL))]
+        assert source == {reads: str(first), second: None, reads_second: str(second)}
+        assert not (reads / "holds.parquet").exists() and bounded_stage_a(reads)
     (alone,) = paytable_rows(SMALL, {"ting_hu": [1.75], "fa_hu": [0.75], "tian_hu": [4.0]}, solver)
     nearest = first if whole else solver.directory(SMALL)  # a bounded solve bounds no other
     assert json.loads(read_metadata(Path(alone.summary.directory) / "holds.parquet")["bounded_by"]) == [str(nearest)]
     for variant, config in ((alone, replace(SMALL, ting_hu=1.75, fa_hu=0.75, tian_hu=4.0)),
-                            (rows[1], replace(SMALL, ting_hu=1.5, fa_hu=1.25))):
+                            (rows[1], replace(SMALL, ting_hu=1.5, fa_hu=0.75, tian_hu=5.0)),
+                            (rows[2], replace(SMALL, ting_hu=1.5, fa_hu=1.25, tian_hu=4.0))):
         whole_dir = tmp_path / "whole" / config.fingerprint()
         assert variant.summary.ev_exact == solve(config, whole_dir, n_jobs=2, quiet=True, index=False).ev_exact
         for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "tracking.parquet"):
@@ -416,6 +423,58 @@ def test_a_bounded_solve_stopped_after_writing_holds_resumes_right(solved: dict[
     same = solved["above-low" if again == "bounded" else "whole"]
     for name in names + (["holds.parquet"] if again == "whole" else []):
         assert content_digest(target / name) == content_digest(same / name), name
+
+
+@pytest.mark.parametrize("name", ["bounded", "bets-bounded"])
+def test_a_variant_of_other_deal_payouts_reads_a_bounded_stage_a_bounded_alike(solved: dict[str, Path],
+                                                                             tmp_path: Path, name: str) -> None:
+    """A bounded variant's partial stage A is read by a variant of other deal payouts given the same bounds (it
+    needs the very rows; those a solve of other bets gives exactly it reads from that solve too): a whole
+    solve's figures, and its tables answer as a bounded variant's."""
+    from solver.products.query import best_play
+
+    variant, bounds, _ = BOUNDED[name]
+    config, store = replace(variant, tian_hu=4.0), solved["low"].parent / "store"
+    reads = tmp_path / "reads"
+    summary = solve(config, reads, holds_from=solved[name], bounds=tuple(solved[b] for b in bounds),
+                    column_store=store, n_jobs=2, quiet=True, index=False)
+    whole = solve(config, tmp_path / "whole", n_jobs=2, quiet=True, index=False)
+    assert summary.ev_exact == whole.ev_exact
+    for table in ("summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "draws.parquet",
+                  "tracking.parquet"):
+        assert content_digest(reads / table) == content_digest(tmp_path / "whole" / table), table
+    assert not (reads / "holds.parquet").exists() and bounded_stage_a(reads)
+    states = pq.read_table(reads / "draws.parquet", columns=["hand", "dead"]).slice(0, 40).to_pylist()
+    answers = [best_play(s["hand"], config, dead=s["dead"], tables=reads) for s in states]
+    assert "evaluator" in [a.source for a in answers]  # a hold the bounded sibling did not walk
+
+
+def test_a_bounded_stage_a_is_read_only_by_a_variant_bounded_alike_that_finds_its_rows(solved: dict[str, Path],
+                                                                                       tmp_path: Path,
+                                                                                       capsys) -> None:
+    """Other bounds, or a bounded stage A that lacks a row the bounds need, are refused; a chart of a variant
+    that reads a bounded stage A is refused as a bounded variant's."""
+    import shutil
+
+    from solver.cli import main
+
+    store = solved["low"].parent / "store"
+    with pytest.raises(InputError, match="bounded alike"):
+        solve(replace(MID, tian_hu=4.0), tmp_path / "other", holds_from=solved["bounded"], bounds=(solved["low"],),
+              column_store=store, quiet=True)
+    short = tmp_path / "short"  # bets 1/2/3 bounded by bets 1/2: the rows it needs are found, not taken as walked
+    shutil.copytree(solved["bets-bounded"], short)
+    pq.write_table(pq.read_table(short / "holds.parquet").slice(1), short / "holds.parquet")
+    with pytest.raises(InputError, match="lacks stage-A rows"):
+        solve(replace(BETS, tian_hu=4.0), tmp_path / "reads-short", holds_from=short, bounds=(solved["whole"],),
+              column_store=store, quiet=True)
+    reads = tmp_path / "reads"
+    solve(replace(MID, tian_hu=4.0), reads, holds_from=solved["bounded"], bounds=(solved["low"], solved["high"]),
+          column_store=store, n_jobs=2, quiet=True, index=False)
+    toml = tmp_path / "dealt.toml"
+    toml.write_text("[deck]\nsuits = 2\nranks = 4\ncopies = 3\njokers = 1\n\n[payouts]\nting_hu = 1.5\ntian_hu = 4.0\n")
+    assert main(["chart", "--config", str(toml), "--tables", str(reads)]) == 2
+    assert "bounded by solves of other ting payouts" in capsys.readouterr().err
 
 
 def test_a_query_of_a_hold_not_walked_is_answered_by_the_evaluator(solved: dict[str, Path]) -> None:

@@ -465,7 +465,8 @@ def test_draw_choices_match_the_rules_one_state_at_a_time(chart, two_suit_tables
     short or shuffled (so that some states fall to later lines and some to none)."""
     from solver.staged.forward import decode_rows
     from solver.staged.stages import state_holds
-    from solver.tables.reader import hold_values, holds_file
+    from solver.tables.files import holds_file
+    from solver.tables.reader import hold_values
 
     geometry = TWO_SUITS.geometry
     rows = draw_rows(two_suit_tables, TWO_SUITS)

@@ -321,3 +321,17 @@ def test_stages_b_and_c_read_their_rows_from_the_column_store(solved: Path, tmp_
     tables_equal(solved, tmp_path / "refit")
     assert np.array_equal(np.load(store / "draws-rows.npy"), rows)
     assert np.array_equal(np.load(store / "firsts-rows.npy"), firsts)
+
+
+def test_stage_b_rows_that_miss_a_hold_are_not_for_the_store() -> None:
+    """Stage B's rows go to the store only when every hold of every post-draw class found its stage-A row: rows
+    found over a partial stage A would mislead every later solve of the deck."""
+    import numpy as np
+
+    from solver.staged.run import _every_hold_found
+
+    n_holds = np.array([2, 1, 3], np.int8)
+    rows = np.array([[0, 1, -1], [2, -1, -1], [3, 4, 5]], np.int32)
+    assert _every_hold_found(rows, n_holds) and _every_hold_found(rows, n_holds, at_once=1)
+    rows[2, 1] = -1
+    assert not _every_hold_found(rows, n_holds) and not _every_hold_found(rows, n_holds, at_once=2)

@@ -60,7 +60,14 @@ from solver.products.patterns import (
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from solver.staged.objective import CHART, Objective
 from solver.staged.run import Summary, load_summary
-from solver.tables.files import bounded_stage_a, check_tables, options_from_row, read_table, solve_command
+from solver.tables.files import (
+    bounded_stage_a,
+    check_tables,
+    holds_file,
+    options_from_row,
+    read_table,
+    solve_command,
+)
 
 
 @dataclass(frozen=True)
@@ -599,7 +606,7 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     its own).
     """
     check_tables(Path(tables), config, Objective())  # whole, and made for this configuration's optimal play
-    missing = [name for name in ("holds.parquet", "draws.parquet") if not (Path(tables) / name).exists()]
+    missing = [path.name for path in (holds_file(Path(tables)), Path(tables) / "draws.parquet") if not path.exists()]
     if missing:  # checked now: the deal's list takes minutes before the draw's would find them missing
         raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (the committed "
                          f"real-deck tables leave them out): {solve_command(Path(tables), Objective())} adds them")

@@ -31,8 +31,8 @@ from solver.game.config import GameConfig
 from solver.products.patterns import CLAIM, FOLD, PatternTable, pattern_table
 from solver.staged.forward import decode_rows, di_hu_claims
 from solver.staged.stages import state_holds
-from solver.tables.files import read_table
-from solver.tables.reader import hold_values, holds_file
+from solver.tables.files import holds_file, read_table
+from solver.tables.reader import hold_values
 
 CHUNK = 1 << 18
 """Post-draw states read at once (their option arrays take about 1 kB each)."""

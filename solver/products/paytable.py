@@ -51,7 +51,7 @@ from solver.staged.bounds import find_bounds, recorded_bounds
 from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
-from solver.tables.files import bounded_stage_a, default_directory, read_metadata, recorded_source
+from solver.tables.files import bounded_stage_a, default_directory, holds_file, read_metadata, recorded_source
 
 #: The most variants whose stage A is walked together: a leaf's cost per variant falls with each one
 #: added up to about eight, and little further (docs/performance.md, "Ting-payout variants walked together").
@@ -195,10 +195,13 @@ class VariantSolver:
         """Finished solves beside ``directory`` that bound a variant walking its own stage A (with a
         column store, which keeps stage B's rows): it then walks only the rows they leave
         (:mod:`solver.staged.bounds`); a solve begun keeps the bounds it began with."""
-        if source is not None or self.column_store is False or directory in self._whole:
+        if source is not None:  # a bounded sibling's rows (other deal payouts) are read by the same bounds
+            return recorded_bounds(read_metadata(source / "holds.parquet")["bounded_by"]) \
+                if bounded_stage_a(source) else None
+        if self.column_store is False or directory in self._whole:
             return None
-        if bounded_stage_a(directory):  # solved bounded, or stopped after stage A: by the same bounds
-            return recorded_bounds(read_metadata(directory / "holds.parquet")["bounded_by"])
+        if bounded_stage_a(directory):  # solved bounded (or reading a bounded sibling), or stopped after stage A
+            return recorded_bounds(read_metadata(holds_file(directory))["bounded_by"])
         note = directory / "chunks" / "holds-needed.json"
         if recorded_source(directory)[0]:
             return recorded_bounds(note.read_text()) if note.exists() else None
@@ -240,20 +243,21 @@ class VariantSolver:
     def _round(self, pending: list[tuple[int, GameConfig]]
                ) -> tuple[list[tuple[int, GameConfig]], list[tuple[int, GameConfig]]]:
         """The variants of ``pending`` that can be solved now, and those that wait: one whose stage A comes
-        from a variant of ``pending`` not yet solved, or that would walk a stage A another ready variant of
-        its ting fingerprint walks (it reads that one's, once solved)."""
+        from a variant of ``pending`` not yet solved, or that would walk a stage A another ready variant walks
+        for it (it reads that one's, once solved): a whole walk serves its ting fingerprint, a bounded one only
+        the variants of other deal payouts (its holds fingerprint), which need the very rows it walks."""
         waiting = {self.directory(c).absolute() for _, c in pending}  # a manifest records absolute paths
         ready, later, walked = [], [], set()
         for n, config in pending:
-            _, source, _ = self._plan(config)
-            if source is not None and source.absolute() in waiting:
+            directory, source, _ = self._plan(config)
+            served = {("holds", config.holds_fingerprint()), ("ting", config.ting_fingerprint())}
+            if source is not None and source.absolute() in waiting or source is None and served & walked:
                 later.append((n, config))
-            elif source is None and config.ting_fingerprint() in walked:
-                later.append((n, config))
-            else:
-                if source is None:
-                    walked.add(config.ting_fingerprint())
-                ready.append((n, config))
+                continue
+            if source is None:
+                bounded = self._bounds(config, directory, None) is not None
+                walked.add(("holds", config.holds_fingerprint()) if bounded else ("ting", config.ting_fingerprint()))
+            ready.append((n, config))
         return ready, later
 
     def _side_by_side(self, n_ready: int) -> tuple[int, int]:
@@ -293,34 +297,33 @@ class VariantSolver:
         walk they price, :func:`walks_whole`) together, in groups of at most :data:`WALKED_TOGETHER` that
         :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed once for
         the group. Their solves then find stage A done. ``progress`` hears, by ``labels``, what bounds leave each."""
-        from solver.staged.run import forget_bounds, walk_together
+        from solver.staged.run import walk_together
 
         walkers: dict[str, GameConfig] = {}
         bounded: set[str] = set()  # of the walkers, those a bound leaves more than BOUNDED_SHARE of stage A
         # a walk several variants share (other step-11 or deal payouts) may be walked whole, for them to price
         unsolved = {self.directory(c): c for c in configs if not (self.directory(c) / "summary.parquet").exists()}
         shared = Counter(c.ting_fingerprint() for c in unsolved.values())
+        # of those, the variants of other deal payouts alone read even a bounded walk: only the others count
+        walks = Counter(ting for ting, _ in {(c.ting_fingerprint(), c.holds_fingerprint()) for c in unsolved.values()})
+        rows_of: dict[str, int] = {}  # by holds fingerprint: the variant that walks its rows bounded
         for n, config in enumerate(configs):
-            ting = config.ting_fingerprint()
-            if config.holds_fingerprint() in self._stage_a or ting in self._walks or ting in walkers \
+            ting, holds = config.ting_fingerprint(), config.holds_fingerprint()
+            if holds in self._stage_a or ting in self._walks or ting in walkers \
                     or not sums_exact(TingConstants.of(config), config.geometry):
                 continue  # a walker's other variants read its walk
             label = f"variant {n + 1}/{len(configs)}: {labels[n] if labels else config.fingerprint()}"
-            share = self._bounded_share(config)
-            if share is not None and walks_whole(shared[ting], share):
-                self._whole.add(self.directory(config))
-                forget_bounds(self.directory(config))
+            if holds in rows_of:  # other deal payouts alone: the rows a bounded walker walks are this one's
                 if progress:
-                    progress(f"{label}: bounds leave {share:.1%} of stage A, but it walks it whole, for "
-                             f"{shared[ting] - 1} more to price or read")
-                share = None
-            elif progress and share is not None:
-                progress(f"{label}: bounds leave {share:.1%} of stage A to walk"
-                         + (", walked with others" if share > BOUNDED_SHARE else ""))
+                    progress(f"{label}: reads the rows variant {rows_of[holds]} walks")
+                continue
+            share = self._walk_share(config, walks[ting], shared[ting] - 1, label, progress)
             if share is None or share > BOUNDED_SHARE:
                 walkers[ting] = config
                 if share is not None:
                     bounded.add(ting)
+            else:
+                rows_of[holds] = n + 1
         groups: dict[tuple[str, int], list[GameConfig]] = {}
         for config in walkers.values():
             groups.setdefault((config.columns_fingerprint(), len(config.fa_hu_bets)), []).append(config)
@@ -331,6 +334,26 @@ class VariantSolver:
                               scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store,
                               progress=progress,
                               unbound=[self.directory(c) for c in batch if c.ting_fingerprint() in bounded])
+
+    def _walk_share(self, config: GameConfig, walks: int, others: int, label: str,
+                    progress: Callable[[str], None] | None) -> float | None:
+        """The share of stage A a variant's bounds leave it to walk, or None where it walks it whole: it has no
+        bounds, or it is the first of ``walks`` walks of other step-11 payouts sharing one ting walk, which cost
+        less walked whole once for its ``others`` to price or read (:func:`walks_whole`)."""
+        from solver.staged.run import forget_bounds
+
+        share = self._bounded_share(config)
+        if share is not None and walks_whole(walks, share):
+            self._whole.add(self.directory(config))
+            forget_bounds(self.directory(config))
+            if progress:
+                progress(f"{label}: bounds leave {share:.1%} of stage A, but it walks it whole, for {others} "
+                         f"more to price or read")
+            return None
+        if progress and share is not None:
+            progress(f"{label}: bounds leave {share:.1%} of stage A to walk"
+                     + (", walked with others" if share > BOUNDED_SHARE else ""))
+        return share
 
     def _bounded_share(self, config: GameConfig) -> float | None:
         """The share of stage A a variant's bounds leave it to walk (the rows found are kept for its solve), or
@@ -345,17 +368,25 @@ class VariantSolver:
                              scheduler=self.scheduler, quiet=self.quiet)
 
     def share(self, directory: Path, config: GameConfig) -> None:
-        """Offer a finished solve's stage A (for example the base's) to the variants that can read it."""
+        """Offer a finished solve's stage A (for example the base's) to the variants that can read it: a
+        bounded one, which has only the rows its bounds left, to those of other deal payouts alone (bounded
+        alike, they need the same rows), and only until a whole one is there."""
         holds = directory / "holds.parquet"
-        if holds.exists() and not bounded_stage_a(directory):  # a bounded one has only some rows
-            self._stage_a.setdefault(config.holds_fingerprint(), directory)
-            if "ting_wins" in pq.read_schema(holds).names:  # tables written before the wins lack them
-                self._walks.setdefault(config.ting_fingerprint(), directory)
+        if not holds.exists():
+            return
+        key, bounded = config.holds_fingerprint(), bounded_stage_a(directory)
+        if bounded and self.column_store is False:  # read only with the bounds, which need the store's rows
+            return
+        if key not in self._stage_a or not bounded and bounded_stage_a(self._stage_a[key]):
+            self._stage_a[key] = directory
+        if not bounded and "ting_wins" in pq.read_schema(holds).names:  # tables before the wins lack them
+            self._walks.setdefault(config.ting_fingerprint(), directory)
 
 
 def walks_whole(variants: int, share: float) -> bool:
-    """Whether ``variants`` of one walk (other step-11 or deal payouts), each left ``share`` of stage A by its
-    bounds, cost less walking it whole once, the others pricing it, than each walking its rows."""
+    """Whether ``variants`` of one walk (other step-11 payouts), each left ``share`` of stage A by its bounds,
+    cost less walking it whole once, the others pricing it, than each walking its rows. (Variants of other
+    deal payouts alone read either walk, whole or bounded, at about the cost of pricing: they do not count.)"""
     return variants > 1 and 1 + (variants - 1) * PRICED_COST < variants * (BOUNDED_FIXED_COST +
                                                                         BOUNDED_SHARE_COST * share)
 

@@ -183,7 +183,7 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     if stage_arrays_ready(directory, "holds", ("key", "values")):
         return
     path = directory / "holds.parquet"
-    if bounded_stage_a(directory):
+    if path.exists() and bounded_stage_a(directory):
         path.unlink()  # a bounded stage A lacks rows the arrays need: made again (from its chunks, if bounded again)
     columns = ["key", "evs", "ev_minimum_bets"]
     kept: list[pa.Table] = []  # those columns of the parts written, rather than reading them back
@@ -204,9 +204,25 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     keys = as_array(table["key"])
     values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
     if solve.bounds:
+        if path.parent != directory:  # a bounded sibling's rows: it walked every one this solve needs
+            keys, values = _every_row(solve, keys, values, path)
         _exact_rows(solve, keys, values)
     values[np.isnan(values)] = -np.inf  # rows a bounded variant did not walk: never a state's best
     save_stage_arrays(directory, "holds", {"key": keys, "values": values})
+
+
+def _every_row(solve: SolveJob, keys: np.ndarray, values: np.ndarray, path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """A bounded sibling's stage-A rows (``keys``, ``values``, from ``path``) spread over every row of stage A
+    (the bounding solve's keys: stages B and C index them), NaN where not walked; refused where a row this
+    solve's bounds need is not among them."""
+    every = as_array(pq.read_table(recorded_bounds(solve.bounds)[0] / "holds.parquet", columns=["key"])["key"])
+    needed = np.load(solve.directory / "chunks" / "holds-needed.npy")
+    place = np.minimum(np.searchsorted(keys, needed), max(len(keys) - 1, 0))
+    if len(needed) and not (len(keys) and np.array_equal(keys[place], needed)):
+        raise InputError(f"{path} lacks stage-A rows this solve's bounds need: it was bounded otherwise")
+    spread = np.full((len(every), values.shape[1]), np.nan)
+    spread[np.searchsorted(every, keys)] = values
+    return every, spread
 
 
 def _exact_rows(solve: SolveJob, keys: np.ndarray, values: np.ndarray) -> None:
@@ -217,7 +233,7 @@ def _exact_rows(solve: SolveJob, keys: np.ndarray, values: np.ndarray) -> None:
     exact = np.load(solve.directory / "chunks" / "holds-exact.npy")
     if len(exact):  # only a solve of other fa-hu bets gives rows exactly
         place = np.searchsorted(keys, exact)
-        known = exact_values(solve.config, _bets_bound(solve)[0], exact)
+        known = exact_values(solve.config, _bets_bound(recorded_bounds(solve.bounds), solve.config)[0], exact)
         values[place, :known.shape[1]] = np.where(np.isnan(known), values[place, :known.shape[1]], known)
 
 
@@ -341,10 +357,17 @@ def _stage_draws(solve: SolveJob, quiet: bool) -> None:
         paths = run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
         arrays = read_chunks(paths, [*names, "rows"])
         rows = arrays.pop("rows")
-        if store is not None:
+        if store is not None and _every_hold_found(rows, arrays["holds"]):  # rows over every stage-A key
             store_rows(store, "draws", {"key": arrays["key"], "level": arrays["level"], "holds": arrays["holds"],
                                         "rows": rows})
     save_stage_arrays(solve.directory, "draws", arrays)
+
+
+def _every_hold_found(rows: np.ndarray, n_holds: np.ndarray, at_once: int = 1 << 20) -> bool:
+    """Whether each post-draw class found a stage-A row for each of its ``n_holds`` holds (``rows``: -1 where
+    none): only rows over stage A's every key serve another solve."""
+    return all(((rows[s:s + at_once] >= 0).sum(axis=1) == n_holds[s:s + at_once]).all()
+               for s in range(0, len(rows), at_once))
 
 
 def _rows_fit(kept: dict[str, np.ndarray], n_items: int, n_targets: int) -> bool:
@@ -581,7 +604,7 @@ def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quie
     counts.update(more)
     source_bets = None
     if source is None and solve.bounds:  # a solve of other fa-hu bets: its counts of the bets both have
-        source, source_bets = _bets_bound(solve)
+        source, source_bets = _bets_bound(recorded_bounds(solve.bounds), solve.config)
     outcomes, bonus_net = outcome_counts(holds, tracked(solve, source, quiet, source_bets), config)
     counts.update(outcomes)
     first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
@@ -590,12 +613,12 @@ def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quie
     return counts, bonus_net, table, declined
 
 
-def _bets_bound(solve: SolveJob) -> tuple[Path | None, tuple[float, ...] | None]:
-    """The solve of other fa-hu bets that bounds ``solve`` (:func:`solver.staged.bounds.bets_near`), and its
-    bets; or Nones."""
-    (first, *_) = recorded_bounds(solve.bounds)
+def _bets_bound(bounds: Sequence[Path], config: GameConfig) -> tuple[Path | None, tuple[float, ...] | None]:
+    """The solve of other fa-hu bets among ``bounds`` that bounds ``config`` (:func:`solver.staged.bounds.bets_near`)
+    and gives some of its rows exactly, and its bets; or Nones."""
+    (first, *_) = bounds
     found = whole_stage_a(first)
-    return (first, found.fa_hu_bets) if found is not None and bets_near(found, solve.config) else (None, None)
+    return (first, found.fa_hu_bets) if found is not None and bets_near(found, config) else (None, None)
 
 
 DRAW_SCHEMA = pa.schema([
@@ -658,7 +681,9 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     whose stage A (``holds.parquet``) this solve reads instead of solving it
     again: a restricted strategy, or a paytable variant; or one that also
     differs in what a hu at step 11 pays (:data:`solver.game.config.STEP11_PAYOUTS`),
-    whose stage A this solve prices again. ``column_store``: read each hold's
+    whose stage A this solve prices again; or a variant bounded by the same
+    ``bounds`` that differs only in the deal payouts, whose partial stage A holds
+    the very rows this one needs (with a column store). ``column_store``: read each hold's
     payout-free columns from a store in the cache folder (or in the folder
     given), storing those not there (:mod:`solver.staged.column_store`): the
     same tables, and a later solve of the same deck (a paytable variant of the
@@ -679,7 +704,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     directory = directory.absolute()
     source = Path(holds_from).absolute() if holds_from is not None else None
     if source is not None:
-        _check_holds_source(source, config, objective)
+        _check_holds_source(source, config, objective, bounds if column_store is not False else None)
     with solve_lock(directory):
         prepare_directory(directory, config, objective, {"holds_from": str(source) if source else None}, force)
         if _complete(directory, source, quiet, bounded_ok=bounds is not None):
@@ -687,8 +712,8 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             return load_summary(directory, config)
         store = _store(config, column_store)
         # only the optimal strategy reads nothing but each state's best (a restriction or a chart reads others)
-        bounded = _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs), quiet) \
-            if source is None and objective == Objective() else ""
+        bounded = _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs), quiet, source) \
+            if (source is None or bounded_stage_a(source)) and objective == Objective() else ""
         summary = _solve(SolveJob(config, objective, directory, store, bounded), source, start, n_jobs, backend,
                          scheduler, quiet)
         if index:
@@ -705,11 +730,11 @@ def _store(config: GameConfig, column_store: bool | Path) -> Path | None:
 
 
 def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None, store: Path | None,
-             parallel: tuple[str, str | None, int] = ("loky", None, -1), quiet: bool = True) -> str:
+             parallel: tuple[str, str | None, int] = ("loky", None, -1), quiet: bool = True,
+             source: Path | None = None) -> str:
     """The bounds as recorded, with the keys stage A must walk saved in ``chunks/holds-needed.npy`` (kept
-    from an earlier run with the same bounds), or "" when stage A walks every row: no bounds, no column
-    store, or stage A already merged. A store without stage B's rows (the bounding solve was made without
-    it) is filled first (:func:`_fill_store`, on the ``parallel`` backend, scheduler and processes)."""
+    from an earlier run with the same bounds; :func:`_needed_rows`), or "" when stage A walks every row: no
+    bounds, no column store, or stage A already merged."""
     if bounds is None or store is None or stage_arrays_ready(directory, "holds", ("key", "values")) or \
             ((directory / "holds.parquet").exists() and not bounded_stage_a(directory)):  # stage A is whole there
         return ""
@@ -719,16 +744,28 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
     if not (path.exists() and all(path.with_name(f"holds-{name}.npy").exists() for name in ("exact", "total"))
             and note.exists() and note.read_text() == recorded):
         note.unlink(missing_ok=True)
-        rows = stored_rows(store, "draws")
-        if rows is None:
-            with _backend(*parallel):
-                rows = _fill_store(SolveJob(config, Objective(), directory, store), bounds[0], quiet)
-        keys, exact = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
+        keys, exact = _needed_rows(config, directory, bounds, store, source, parallel, quiet)
         total = pq.ParquetFile(bounds[0] / "holds.parquet").metadata.num_rows
         save_stage_arrays(directory, "holds", {"needed": keys, "exact": exact, "total": np.array([total])})
         with written_atomically(note) as tmp:
             tmp.write_text(recorded)
     return recorded
+
+
+def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], store: Path, source: Path | None,
+                 parallel: tuple[str, str | None, int], quiet: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted stage-A keys a variant bounded by ``bounds`` must walk, and those a solve of other fa-hu bets
+    among them gives exactly (:func:`solver.staged.bounds.needed_keys`). Those a bounded sibling ``source`` (the
+    same bounds, other deal payouts) walked, when no such solve is among the bounds: the very same rows,
+    without finding them again. A store without stage B's rows (the bounding solve was made without it) is
+    filled first (:func:`_fill_store`, on the ``parallel`` backend, scheduler and processes)."""
+    if source is not None and _bets_bound(bounds, config)[0] is None:
+        return as_array(pq.read_table(source / "holds.parquet", columns=["key"])["key"]), np.empty(0, np.int64)
+    rows = stored_rows(store, "draws")
+    if rows is None:
+        with _backend(*parallel):
+            rows = _fill_store(SolveJob(config, Objective(), directory, store), bounds[0], quiet)
+    return needed_keys(config, bounds, rows["holds"], rows["rows"], store)
 
 
 def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarray]:
@@ -885,15 +922,21 @@ def _complete(directory: Path, holds_from: Path | None, quiet: bool, bounded_ok:
     return all((directory / name).exists() for name in needed) and (bounded_ok or not bounded_stage_a(directory))
 
 
-def _check_holds_source(source: Path, config: GameConfig, objective: Objective) -> None:
-    """Refuse a ``holds_from`` directory whose stage A was made for another configuration or bonus bet."""
+def _check_holds_source(source: Path, config: GameConfig, objective: Objective,
+                        bounds: Sequence[Path] | None = None) -> None:
+    """Refuse a ``holds_from`` directory whose stage A was made for another configuration or bonus bet, or
+    is bounded (holds only the rows a variant needed), unless this solve is the same stage A bounded alike
+    (other deal payouts, the same ``bounds``): it needs those very rows."""
     try:
         found = read_metadata(source / "holds.parquet")
     except (OSError, ValueError, InputError) as error:
         raise InputError(f"no stage A to read in {source}: {error}") from None
-    if found.get("bounded_by"):
+    if found.get("bounded_by") and not (
+            bounds is not None and objective == Objective() and _same_stage_a(source, config)
+            and found["bounded_by"] == describe_bounds([Path(b).absolute() for b in bounds])):
         raise InputError(f"the holds table in {source} is bounded: it holds only the rows a variant bounded by "
-                         f"other solves needed, so no other solve can read it as its stage A")
+                         f"other solves needed, so only a variant of other deal payouts bounded alike can read "
+                         f"it as its stage A")
     if "ting_wins" not in pq.read_schema(source / "holds.parquet").names:
         raise InputError(f"the holds table in {source} predates the ting wins a stage A keeps: solve it again")
     wanted = describe(config, Objective(objective.bonus))

@@ -243,10 +243,20 @@ def solve_command(directory: Path, objective: Objective | None = None) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def holds_file(directory: Path) -> Path:
+    """The stage-A table ``directory``'s solve reads: its own ``holds.parquet``, or that of the solve it took
+    stage A from (its manifest's ``holds_from``)."""
+    own = Path(directory) / "holds.parquet"
+    if own.exists():
+        return own
+    source = recorded_source(Path(directory))[1]
+    return source / "holds.parquet" if source is not None else own
+
+
 def bounded_stage_a(directory: Path) -> bool:
-    """Whether ``directory``'s ``holds.parquet`` is a bounded variant's, holding only the rows it walked
-    (:mod:`solver.staged.bounds`)."""
-    path = Path(directory) / "holds.parquet"
+    """Whether the stage A ``directory``'s solve reads (:func:`holds_file`) is a bounded variant's, holding
+    only the rows it walked (:mod:`solver.staged.bounds`)."""
+    path = holds_file(directory)
     try:
         return path.exists() and bool(read_metadata(path).get("bounded_by"))
     except InputError:

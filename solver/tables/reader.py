@@ -9,7 +9,6 @@ rows with those lists, for the chart and the pictures.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,18 +20,7 @@ from solver.game.combinatorics import remove_cards, submultisets
 from solver.game.config import GameConfig
 from solver.game.options import Option
 from solver.game.symmetry_kernels import canonical_keys
-from solver.tables.files import read_table
-
-
-def holds_file(directory: Path) -> Path:
-    """The stage-A table a solve reads: its own, or that of the solve it took stage A from."""
-    own = directory / "holds.parquet"
-    if own.exists():
-        return own
-    manifest = json.loads((directory / "manifest.json").read_text())
-    if manifest.get("holds_from"):
-        return Path(manifest["holds_from"]) / "holds.parquet"
-    return own
+from solver.tables.files import holds_file, read_table
 
 
 @lru_cache(maxsize=2)
