@@ -268,48 +268,39 @@ def test_a_fill_of_the_store_stopped_midway_resumes(solved: dict[str, Path], tmp
         assert content_digest(tmp_path / "variant" / name) == content_digest(solved["whole"] / name), name
 
 
-def test_a_walk_several_variants_share_is_walked_whole_only_where_that_costs_less() -> None:
-    """With the real deck's costs: two variants a bound leaves a third of stage A each walk their rows; three
-    walk it whole once; with a seventh of stage A each, four."""
-    from solver.products.paytable import walks_whole
-
-    assert not walks_whole(1, 1.0) and not walks_whole(2, 0.322) and walks_whole(3, 0.322)
-    assert not walks_whole(3, 0.15) and walks_whole(4, 0.15)
-
-
 @pytest.mark.parametrize("whole", [True, False])
-def test_variants_that_share_a_walk_walk_it_whole_once_or_each_bounded(tmp_path: Path, monkeypatch,
-                                                                     whole: bool) -> None:
-    """Beside a solve that bounds each of them, variants of one ting walk (other step-11 payouts) walk it once,
-    whole, the others pricing it, or each walk the rows their bounds leave, as :func:`walks_whole` says; those
-    of other deal payouts alone read the walk, whole or bounded. A variant alone with its ting payouts, and
-    other step-11 and deal payouts, is bounded by the nearest solve. The figures are whole solves' either way."""
-    from solver.products import paytable
+def test_variants_that_share_a_walk_read_or_price_the_first_ones(tmp_path: Path, whole: bool) -> None:
+    """Variants of one ting walk (other step-11 and deal payouts) read or price the first one's walk: whole (no
+    solve beside them to bound it), or bounded by a solve beside them, its rows those that any of them can need.
+    A variant alone with its ting payouts, and other step-11 and deal payouts, is bounded by the nearest solve.
+    The figures are whole solves' either way."""
     from solver.products.paytable import VariantSolver, paytable_rows
 
-    walks = []
-    monkeypatch.setattr(paytable, "walks_whole", lambda n, share: walks.append(n) or whole and n > 1)
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
-    solve(SMALL, solver.directory(SMALL), n_jobs=2, quiet=True, index=False, column_store=tmp_path / "store")
-    rows = paytable_rows(SMALL, {"ting_hu": [1.5], "fa_hu": [0.75, 1.25], "tian_hu": [4.0, 5.0]}, solver)
-    assert walks[0] == 2  # two step-11 payouts, each with two deal payouts
+    if not whole:
+        solve(SMALL, solver.directory(SMALL), n_jobs=2, quiet=True, index=False, column_store=tmp_path / "store")
+    heard: list[str] = []
+    rows = paytable_rows(SMALL, {"ting_hu": [1.5], "fa_hu": [0.75, 1.25], "tian_hu": [4.0, 5.0]}, solver,
+                         heard.append)
     first, reads, second, reads_second = (Path(r.summary.directory) for r in rows)
     source = {d: json.loads((d / "manifest.json").read_text())["holds_from"] for d in (reads, second, reads_second)}
-    if whole:
-        assert "bounded_by" not in read_metadata(first / "holds.parquet")
-        assert source == {reads: str(first), second: str(first), reads_second: str(first)}
-    else:
-        for directory in (first, second):
+    assert source == {reads: str(first), second: str(first), reads_second: str(first)}
+    assert bool(read_metadata(first / "holds.parquet").get("bounded_by")) != whole
+    if not whole:
+        assert "with the rows 1 more of other fa-hu payouts need, to price" in heard[0]
+        for directory in (first, second):  # the second's rows: the first's, priced
             bounds = json.loads(read_metadata(directory / "holds.parquet")["bounded_by"])
             assert bounds == [str(solver.directory(SMALL))]
-        assert source == {reads: str(first), second: None, reads_second: str(second)}
+        assert pq.ParquetFile(first / "holds.parquet").metadata.num_rows == \
+            pq.ParquetFile(second / "holds.parquet").metadata.num_rows
         assert not (reads / "holds.parquet").exists() and bounded_stage_a(reads)
     (alone,) = paytable_rows(SMALL, {"ting_hu": [1.75], "fa_hu": [0.75], "tian_hu": [4.0]}, solver)
     nearest = first if whole else solver.directory(SMALL)  # a bounded solve bounds no other
     assert json.loads(read_metadata(Path(alone.summary.directory) / "holds.parquet")["bounded_by"]) == [str(nearest)]
     for variant, config in ((alone, replace(SMALL, ting_hu=1.75, fa_hu=0.75, tian_hu=4.0)),
                             (rows[1], replace(SMALL, ting_hu=1.5, fa_hu=0.75, tian_hu=5.0)),
-                            (rows[2], replace(SMALL, ting_hu=1.5, fa_hu=1.25, tian_hu=4.0))):
+                            (rows[2], replace(SMALL, ting_hu=1.5, fa_hu=1.25, tian_hu=4.0)),
+                            (rows[3], replace(SMALL, ting_hu=1.5, fa_hu=1.25, tian_hu=5.0))):
         whole_dir = tmp_path / "whole" / config.fingerprint()
         assert variant.summary.ev_exact == solve(config, whole_dir, n_jobs=2, quiet=True, index=False).ev_exact
         for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "tracking.parquet"):

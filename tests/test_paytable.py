@@ -204,7 +204,7 @@ def test_variants_keep_the_stage_a_their_directory_was_made_for(tmp_path: Path, 
     """A run stopped after walking its variants together, and finished variants that read another's stage
     A, are solved or read again under another grid: each reads the stage A its directory was made for,
     whatever the new run would have shared, and gives a plain solve's figures."""
-    monkeypatch.setattr(paytable, "walks_whole", lambda variants, share: variants > 1)  # for others to read
+    monkeypatch.setattr(paytable, "BOUNDED_SHARE", 0.0)  # walked whole, for others to read
     def variant_solver() -> VariantSolver:
         return VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
 

@@ -35,7 +35,6 @@ import io
 import itertools
 import json
 import os
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -60,10 +59,6 @@ WALKED_TOGETHER = 8
 #: that share of a walk's time; one that would walk more than this share of stage A walks with the others
 #: instead, where eight walked together take about 0.54 of a walk each (docs/performance.md).
 BOUNDED_SHARE = 0.5
-#: What a variant costs, as a share of one that walks stage A whole (the real deck, docs/performance.md,
-#: "Variants of the step-11 and deal payouts with ting payouts"): one that prices or reads another's walk;
-#: one bounded by solves beside it, a fixed part and a part per share of stage A walked.
-PRICED_COST, BOUNDED_FIXED_COST, BOUNDED_SHARE_COST = 0.2, 0.33, 0.66
 #: Memory to allow each variant solved beside others: a real-deck variant's solve in one process peaks at
 #: 3.2-3.4 GB (docs/performance.md); no more variants run at once than the machine's memory holds so.
 VARIANT_MEMORY = 5 * 2**30
@@ -163,7 +158,7 @@ class VariantSolver:
         folder: the store's root instead of the cache folder (see :func:`solver.staged.run.solve`)."""
         self._stage_a: dict[str, Path] = {}  # by holds fingerprint: the same stage A, read as it is
         self._walks: dict[str, Path] = {}  # by ting fingerprint: the same walk, priced again
-        self._whole: set[Path] = set()  # variants that walk stage A whole, unbounded, for others to price
+        self._covered: dict[str, Path] = {}  # by holds fingerprint: a bounded walk that took its rows in
         self.solves = 0
 
     def directory(self, config: GameConfig) -> Path:
@@ -188,7 +183,8 @@ class VariantSolver:
         directory = self.directory(config)
         prepared, source = recorded_source(directory)  # a solve begun (or stage A walked) reads what it chose
         if not prepared and not (directory / "holds.parquet").exists():
-            source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint())
+            source = self._stage_a.get(config.holds_fingerprint()) or self._walks.get(config.ting_fingerprint()) \
+                or self._covered.get(config.holds_fingerprint())
         return directory, source, self.column_store
 
     def _bounds(self, config: GameConfig, directory: Path, source: Path | None) -> tuple[Path, ...] | None:
@@ -198,7 +194,7 @@ class VariantSolver:
         if source is not None:  # a bounded sibling's rows (other deal payouts) are read by the same bounds
             return recorded_bounds(read_metadata(source / "holds.parquet")["bounded_by"]) \
                 if bounded_stage_a(source) else None
-        if self.column_store is False or directory in self._whole:
+        if self.column_store is False:
             return None
         if bounded_stage_a(directory):  # solved bounded (or reading a bounded sibling), or stopped after stage A
             return recorded_bounds(read_metadata(holds_file(directory))["bounded_by"])
@@ -291,73 +287,78 @@ class VariantSolver:
 
     def walk_together(self, configs: Sequence[GameConfig], progress: Callable[[str], None] | None = None,
                       labels: Sequence[str] | None = None) -> None:
-        """Walk stage A of the variants among ``configs`` that will walk it (the first of each ting
-        fingerprint that has no stage A to share, unless solves beside it leave it at most
-        :data:`BOUNDED_SHARE` of the rows and bounded walks cost its fingerprint's variants less than one whole
-        walk they price, :func:`walks_whole`) together, in groups of at most :data:`WALKED_TOGETHER` that
+        """Walk stage A of the variants among ``configs`` that will walk it: the first of each ting fingerprint
+        that has no stage A to share, for the others of that fingerprint (other step-11 or deal payouts) to
+        read or price. Where solves beside it bound it and leave at most :data:`BOUNDED_SHARE` of the rows
+        that any of those can need (:meth:`_walk_share`), it walks those alone, bounded, in its solve; the
+        others walk together, in groups of at most :data:`WALKED_TOGETHER` that
         :func:`solver.staged.run.walk_together` allows: each leaf's weights and win counts computed once for
         the group. Their solves then find stage A done. ``progress`` hears, by ``labels``, what bounds leave each."""
         from solver.staged.run import walk_together
 
         walkers: dict[str, GameConfig] = {}
-        bounded: set[str] = set()  # of the walkers, those a bound leaves more than BOUNDED_SHARE of stage A
-        # a walk several variants share (other step-11 or deal payouts) may be walked whole, for them to price
-        unsolved = {self.directory(c): c for c in configs if not (self.directory(c) / "summary.parquet").exists()}
-        shared = Counter(c.ting_fingerprint() for c in unsolved.values())
-        # of those, the variants of other deal payouts alone read even a bounded walk: only the others count
-        walks = Counter(ting for ting, _ in {(c.ting_fingerprint(), c.holds_fingerprint()) for c in unsolved.values()})
-        rows_of: dict[str, int] = {}  # by holds fingerprint: the variant that walks its rows bounded
+        bounded: dict[str, list[GameConfig]] = {}  # walkers a bound leaves more than BOUNDED_SHARE: their pricers
+        unsolved = [c for c in configs if not (self.directory(c) / "summary.parquet").exists()]
         for n, config in enumerate(configs):
             ting, holds = config.ting_fingerprint(), config.holds_fingerprint()
-            if holds in self._stage_a or ting in self._walks or ting in walkers \
+            if holds in self._stage_a or ting in self._walks or ting in walkers or holds in self._covered \
                     or not sums_exact(TingConstants.of(config), config.geometry):
-                continue  # a walker's other variants read its walk
+                continue  # a walker's other variants read or price its walk
             label = f"variant {n + 1}/{len(configs)}: {labels[n] if labels else config.fingerprint()}"
-            if holds in rows_of:  # other deal payouts alone: the rows a bounded walker walks are this one's
-                if progress:
-                    progress(f"{label}: reads the rows variant {rows_of[holds]} walks")
-                continue
-            share = self._walk_share(config, walks[ting], shared[ting] - 1, label, progress)
+            others = self._pricers(config, unsolved)
+            share = self._walk_share(config, others, label, progress)
             if share is None or share > BOUNDED_SHARE:
                 walkers[ting] = config
                 if share is not None:
-                    bounded.add(ting)
+                    bounded[ting] = others
             else:
-                rows_of[holds] = n + 1
+                self._cover(config, others)
         groups: dict[tuple[str, int], list[GameConfig]] = {}
         for config in walkers.values():
             groups.setdefault((config.columns_fingerprint(), len(config.fa_hu_bets)), []).append(config)
         for group in groups.values():
             for start in range(0, len(group), WALKED_TOGETHER):
                 batch = group[start:start + WALKED_TOGETHER]
+                if len(batch) == 1 and batch[0].ting_fingerprint() in bounded:  # alone: it walks bounded after all
+                    self._cover(batch[0], bounded[batch[0].ting_fingerprint()])
+                    continue
                 walk_together(batch, [self.directory(c) for c in batch], n_jobs=self.n_jobs, backend=self.backend,
                               scheduler=self.scheduler, quiet=self.quiet, column_store=self.column_store,
                               progress=progress,
                               unbound=[self.directory(c) for c in batch if c.ting_fingerprint() in bounded])
 
-    def _walk_share(self, config: GameConfig, walks: int, others: int, label: str,
-                    progress: Callable[[str], None] | None) -> float | None:
-        """The share of stage A a variant's bounds leave it to walk, or None where it walks it whole: it has no
-        bounds, or it is the first of ``walks`` walks of other step-11 payouts sharing one ting walk, which cost
-        less walked whole once for its ``others`` to price or read (:func:`walks_whole`)."""
-        from solver.staged.run import forget_bounds
+    def _cover(self, walker: GameConfig, others: Sequence[GameConfig]) -> None:
+        """Let the variants of ``walker``'s holds fingerprint and of ``others``' read or price its bounded walk."""
+        self._covered.update((c.holds_fingerprint(), self.directory(walker)) for c in [walker, *others])
 
-        share = self._bounded_share(config)
-        if share is not None and walks_whole(walks, share):
-            self._whole.add(self.directory(config))
-            forget_bounds(self.directory(config))
-            if progress:
-                progress(f"{label}: bounds leave {share:.1%} of stage A, but it walks it whole, for {others} "
-                         f"more to price or read")
-            return None
+    def _pricers(self, config: GameConfig, unsolved: Sequence[GameConfig]) -> list[GameConfig]:
+        """One variant of each other step-11 payouts among ``unsolved`` that shares ``config``'s walk and would
+        price it: none has a stage A to read or a solve begun (which keeps the stage A it chose), and the solves
+        that bound ``config`` bound it (the rows it needs are found under them)."""
+        bounds = self._bounds(config, self.directory(config), None)
+        found: dict[str, GameConfig] = {}
+        for other in unsolved:
+            holds, directory = other.holds_fingerprint(), self.directory(other)
+            if bounds is not None and other.ting_fingerprint() == config.ting_fingerprint() \
+                    and holds != config.holds_fingerprint() and holds not in self._stage_a \
+                    and not recorded_source(directory)[0] and self._bounds(other, directory, None) == bounds:
+                found.setdefault(holds, other)
+        return list(found.values())
+
+    def _walk_share(self, config: GameConfig, others: Sequence[GameConfig], label: str,
+                    progress: Callable[[str], None] | None) -> float | None:
+        """The share of stage A a variant's bounds leave it to walk, for itself and for ``others`` (variants of
+        other step-11 payouts, which price the rows it walks), or None where it has no bounds."""
+        share = self._bounded_share(config, others)
         if progress and share is not None:
             progress(f"{label}: bounds leave {share:.1%} of stage A to walk"
+                     + (f", with the rows {len(others)} more of other fa-hu payouts need, to price" if others else "")
                      + (", walked with others" if share > BOUNDED_SHARE else ""))
         return share
 
-    def _bounded_share(self, config: GameConfig) -> float | None:
-        """The share of stage A a variant's bounds leave it to walk (the rows found are kept for its solve), or
-        None when it has none or has begun its solve."""
+    def _bounded_share(self, config: GameConfig, others: Sequence[GameConfig] = ()) -> float | None:
+        """The share of stage A a variant's bounds leave it to walk, with the rows ``others`` need (the rows
+        found are kept for its solve), or None when it has none or has begun its solve."""
         from solver.staged.run import bounded_share
 
         directory = self.directory(config)
@@ -365,7 +366,7 @@ class VariantSolver:
         if bounds is None or bounded_stage_a(directory) or (directory / "summary.parquet").exists():
             return None
         return bounded_share(config, directory, bounds, self.column_store, n_jobs=self.n_jobs, backend=self.backend,
-                             scheduler=self.scheduler, quiet=self.quiet)
+                             scheduler=self.scheduler, quiet=self.quiet, also=others)
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it: a
@@ -381,14 +382,6 @@ class VariantSolver:
             self._stage_a[key] = directory
         if not bounded and "ting_wins" in pq.read_schema(holds).names:  # tables before the wins lack them
             self._walks.setdefault(config.ting_fingerprint(), directory)
-
-
-def walks_whole(variants: int, share: float) -> bool:
-    """Whether ``variants`` of one walk (other step-11 payouts), each left ``share`` of stage A by its bounds,
-    cost less walking it whole once, the others pricing it, than each walking its rows. (Variants of other
-    deal payouts alone read either walk, whole or bounded, at about the cost of pricing: they do not count.)"""
-    return variants > 1 and 1 + (variants - 1) * PRICED_COST < variants * (BOUNDED_FIXED_COST +
-                                                                        BOUNDED_SHARE_COST * share)
 
 
 def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: VariantSolver,

@@ -204,17 +204,17 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     keys = as_array(table["key"])
     values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
     if solve.bounds:
-        if path.parent != directory:  # a bounded sibling's rows: it walked every one this solve needs
-            keys, values = _every_row(solve, keys, values, path)
+        if holds_from is not None and bounded_stage_a(holds_from):  # a bounded sibling's rows, read or priced
+            keys, values = _every_row(solve, keys, values, holds_from / "holds.parquet")
         _exact_rows(solve, keys, values)
     values[np.isnan(values)] = -np.inf  # rows a bounded variant did not walk: never a state's best
     save_stage_arrays(directory, "holds", {"key": keys, "values": values})
 
 
 def _every_row(solve: SolveJob, keys: np.ndarray, values: np.ndarray, path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """A bounded sibling's stage-A rows (``keys``, ``values``, from ``path``) spread over every row of stage A
-    (the bounding solve's keys: stages B and C index them), NaN where not walked; refused where a row this
-    solve's bounds need is not among them."""
+    """A bounded sibling's stage-A rows (``keys``, ``values``, read or priced from ``path``) spread over every
+    row of stage A (the bounding solve's keys: stages B and C index them), NaN where not walked; refused where
+    a row this solve's bounds need is not among them."""
     every = as_array(pq.read_table(recorded_bounds(solve.bounds)[0] / "holds.parquet", columns=["key"])["key"])
     needed = np.load(solve.directory / "chunks" / "holds-needed.npy")
     place = np.minimum(np.searchsorted(keys, needed), max(len(keys) - 1, 0))
@@ -731,7 +731,7 @@ def _store(config: GameConfig, column_store: bool | Path) -> Path | None:
 
 def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None, store: Path | None,
              parallel: tuple[str, str | None, int] = ("loky", None, -1), quiet: bool = True,
-             source: Path | None = None) -> str:
+             source: Path | None = None, also: Sequence[GameConfig] = ()) -> str:
     """The bounds as recorded, with the keys stage A must walk saved in ``chunks/holds-needed.npy`` (kept
     from an earlier run with the same bounds; :func:`_needed_rows`), or "" when stage A walks every row: no
     bounds, no column store, or stage A already merged."""
@@ -744,7 +744,7 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
     if not (path.exists() and all(path.with_name(f"holds-{name}.npy").exists() for name in ("exact", "total"))
             and note.exists() and note.read_text() == recorded):
         note.unlink(missing_ok=True)
-        keys, exact = _needed_rows(config, directory, bounds, store, source, parallel, quiet)
+        keys, exact = _needed_rows(config, directory, bounds, store, source, parallel, quiet, also)
         total = pq.ParquetFile(bounds[0] / "holds.parquet").metadata.num_rows
         save_stage_arrays(directory, "holds", {"needed": keys, "exact": exact, "total": np.array([total])})
         with written_atomically(note) as tmp:
@@ -753,19 +753,24 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
 
 
 def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], store: Path, source: Path | None,
-                 parallel: tuple[str, str | None, int], quiet: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The sorted stage-A keys a variant bounded by ``bounds`` must walk, and those a solve of other fa-hu bets
-    among them gives exactly (:func:`solver.staged.bounds.needed_keys`). Those a bounded sibling ``source`` (the
-    same bounds, other deal payouts) walked, when no such solve is among the bounds: the very same rows,
+                 parallel: tuple[str, str | None, int], quiet: bool, also: Sequence[GameConfig] = ()
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted stage-A keys a variant bounded by ``bounds`` must walk, with those the variants ``also`` (of
+    the same walk, other step-11 payouts) need, and those a solve of other fa-hu bets among them gives the
+    variant exactly (:func:`solver.staged.bounds.needed_keys`). Those a bounded sibling ``source`` (the same
+    bounds, other deal payouts) walked, when no such solve is among the bounds: the very same rows,
     without finding them again. A store without stage B's rows (the bounding solve was made without it) is
     filled first (:func:`_fill_store`, on the ``parallel`` backend, scheduler and processes)."""
-    if source is not None and _bets_bound(bounds, config)[0] is None:
+    if source is not None and _same_stage_a(source, config) and _bets_bound(bounds, config)[0] is None:
         return as_array(pq.read_table(source / "holds.parquet", columns=["key"])["key"]), np.empty(0, np.int64)
     rows = stored_rows(store, "draws")
     if rows is None:
         with _backend(*parallel):
             rows = _fill_store(SolveJob(config, Objective(), directory, store), bounds[0], quiet)
-    return needed_keys(config, bounds, rows["holds"], rows["rows"], store)
+    keys, exact = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
+    for other in also:  # variants of other step-11 payouts that will price this walk: their rows too
+        keys = np.union1d(keys, needed_keys(other, bounds, rows["holds"], rows["rows"], store)[0])
+    return keys, exact
 
 
 def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarray]:
@@ -805,17 +810,18 @@ def _rows_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
 
 
 def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], column_store: bool | Path = True,
-                  n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None, quiet: bool = True
-                  ) -> float | None:
-    """Prepare a variant's directory and find the stage-A rows that ``bounds`` leave it to walk (saved in its
-    chunks, where its solve with the same bounds reads them): their share of stage A's rows, or None when
-    there is no column store to bound with (nothing saved). Filling the store, when it lacks stage B's rows,
+                  n_jobs: int = -1, backend: str = "loky", scheduler: str | None = None, quiet: bool = True,
+                  also: Sequence[GameConfig] = ()) -> float | None:
+    """Prepare a variant's directory and find the stage-A rows that ``bounds`` leave it to walk, with those
+    the variants ``also`` (other step-11 payouts, to price its walk) need (saved in its chunks, where its
+    solve with the same bounds reads them): their share of stage A's rows, or None when there is no column
+    store to bound with (nothing saved). Filling the store, when it lacks stage B's rows,
     runs on ``n_jobs`` processes of ``backend``, with progress bars unless ``quiet``."""
     directory = usable_directory(Path(directory)).absolute()
     store = _store(config, column_store)
     with solve_lock(directory):
         prepare_directory(directory, config, Objective(), {"holds_from": None}, False)
-        if not _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs), quiet):
+        if not _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs), quiet, also=also):
             return None
     chunks = directory / "chunks"
     return len(np.load(chunks / "holds-needed.npy", mmap_mode="r")) / int(np.load(chunks / "holds-total.npy")[0])
@@ -925,18 +931,18 @@ def _complete(directory: Path, holds_from: Path | None, quiet: bool, bounded_ok:
 def _check_holds_source(source: Path, config: GameConfig, objective: Objective,
                         bounds: Sequence[Path] | None = None) -> None:
     """Refuse a ``holds_from`` directory whose stage A was made for another configuration or bonus bet, or
-    is bounded (holds only the rows a variant needed), unless this solve is the same stage A bounded alike
-    (other deal payouts, the same ``bounds``): it needs those very rows."""
+    is bounded (holds only the rows a variant needed), unless this solve is bounded alike (the same
+    ``bounds``): a variant of other deal payouts needs those very rows, and one of other step-11 payouts
+    prices them, where its walk took this one's rows in (:func:`_stage_holds` checks that it finds each)."""
     try:
         found = read_metadata(source / "holds.parquet")
     except (OSError, ValueError, InputError) as error:
         raise InputError(f"no stage A to read in {source}: {error}") from None
     if found.get("bounded_by") and not (
-            bounds is not None and objective == Objective() and _same_stage_a(source, config)
+            bounds is not None and objective == Objective()
             and found["bounded_by"] == describe_bounds([Path(b).absolute() for b in bounds])):
         raise InputError(f"the holds table in {source} is bounded: it holds only the rows a variant bounded by "
-                         f"other solves needed, so only a variant of other deal payouts bounded alike can read "
-                         f"it as its stage A")
+                         f"other solves needed, so only a variant bounded alike can read it as its stage A")
     if "ting_wins" not in pq.read_schema(source / "holds.parquet").names:
         raise InputError(f"the holds table in {source} predates the ting wins a stage A keeps: solve it again")
     wanted = describe(config, Objective(objective.bonus))
