@@ -288,6 +288,8 @@ def test_variants_that_share_a_walk_read_or_price_the_first_ones(tmp_path: Path,
     assert bool(read_metadata(first / "holds.parquet").get("bounded_by")) != whole
     if not whole:
         assert "with the rows 1 more of other fa-hu payouts need, to price" in heard[0]
+        walked_for = json.loads(read_metadata(first / "holds.parquet")["walked_for"])
+        assert walked_for == sorted(replace(SMALL, ting_hu=1.5, fa_hu=f).holds_fingerprint() for f in (0.75, 1.25))
         for directory in (first, second):  # the second's rows: the first's, priced
             bounds = json.loads(read_metadata(directory / "holds.parquet")["bounded_by"])
             assert bounds == [str(solver.directory(SMALL))]

@@ -29,6 +29,7 @@ variant whose payouts stage A does not read, or reads only linearly (the step-11
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 import tomllib
@@ -197,7 +198,7 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
                 paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet,
                                   tag=_holds_tag(solve.bounds))
                 parts = (pq.read_table(p).replace_schema_metadata(None) for p in paths)
-            extra = {"bounded_by": solve.bounds} if solve.bounds else None
+            extra = {"bounded_by": solve.bounds, "walked_for": _walking_for(solve)} if solve.bounds else None
             write_parts(path, (_walked_rows(_kept_columns(part, columns, kept)) for part in parts),
                         file_metadata(solve.config, solve.objective, extra))
     table = pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns)
@@ -747,9 +748,28 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
         keys, exact = _needed_rows(config, directory, bounds, store, source, parallel, quiet, also)
         total = pq.ParquetFile(bounds[0] / "holds.parquet").metadata.num_rows
         save_stage_arrays(directory, "holds", {"needed": keys, "exact": exact, "total": np.array([total])})
+        with written_atomically(directory / "chunks" / WALKED_FOR) as tmp:
+            tmp.write_text(json.dumps(sorted({c.holds_fingerprint() for c in [config, *also]})))
         with written_atomically(note) as tmp:
             tmp.write_text(recorded)
     return recorded
+
+
+WALKED_FOR = "holds-for.json"
+"""In a bounded solve's chunks, and as ``walked_for`` in its ``holds.parquet``: the holds fingerprints of the
+variants (its own, and the others of its walk it found rows for) whose rows its walk holds, each of them."""
+
+
+def _walking_for(solve: SolveJob) -> str:
+    """What a bounded solve's ``holds.parquet`` records as ``walked_for`` (:data:`WALKED_FOR`): its own holds
+    fingerprint alone where its chunks do not say (rows found before they did)."""
+    path = solve.directory / "chunks" / WALKED_FOR
+    return path.read_text() if path.exists() else json.dumps([solve.config.holds_fingerprint()])
+
+
+def _walked_for(source: Path) -> list[str]:
+    """The holds fingerprints whose every needed row a bounded solve's stage A holds (:data:`WALKED_FOR`)."""
+    return json.loads(read_metadata(source / "holds.parquet").get("walked_for") or "[]")
 
 
 def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], store: Path, source: Path | None,
@@ -758,10 +778,12 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
     """The sorted stage-A keys a variant bounded by ``bounds`` must walk, with those the variants ``also`` (of
     the same walk, other step-11 payouts) need, and those a solve of other fa-hu bets among them gives the
     variant exactly (:func:`solver.staged.bounds.needed_keys`). Those a bounded sibling ``source`` (the same
-    bounds, other deal payouts) walked, when no such solve is among the bounds: the very same rows,
-    without finding them again. A store without stage B's rows (the bounding solve was made without it) is
-    filled first (:func:`_fill_store`, on the ``parallel`` backend, scheduler and processes)."""
-    if source is not None and _same_stage_a(source, config) and _bets_bound(bounds, config)[0] is None:
+    bounds) walked for it (:func:`_walked_for`: of its holds fingerprint, other deal payouts alone, or one whose
+    rows its walk took in), when no such solve is among the bounds: those rows, not found again. A store
+    without stage B's rows (the bounding solve was made without it) is filled first (:func:`_fill_store`, on
+    the ``parallel`` backend, scheduler and processes)."""
+    if source is not None and config.holds_fingerprint() in _walked_for(source) \
+            and _bets_bound(bounds, config)[0] is None:
         return as_array(pq.read_table(source / "holds.parquet", columns=["key"])["key"]), np.empty(0, np.int64)
     rows = stored_rows(store, "draws")
     if rows is None:
@@ -829,7 +851,7 @@ def bounded_share(config: GameConfig, directory: Path, bounds: Sequence[Path], c
 
 def forget_bounds(directory: Path) -> None:
     """Drop the rows :func:`bounded_share` saved: the variant's solve then walks stage A whole."""
-    for name in ("holds-needed.json", "holds-needed.npy", "holds-exact.npy", "holds-total.npy"):
+    for name in ("holds-needed.json", "holds-needed.npy", "holds-exact.npy", "holds-total.npy", WALKED_FOR):
         (Path(directory) / "chunks" / name).unlink(missing_ok=True)
 
 
