@@ -423,7 +423,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     solve, another variant), walks only the rows that can be best (the
     first fills the store before), for itself and for the variants that
     differ from it only in the fa-hu or deal payouts, which price or read
-    those rows (1-1.5 minutes each); the other ting
+    those rows (about a minute each); the other ting
     variants of one run, and those left more than half the rows, walk
     the first stage together, up to
     eight at a time, where the walk's sums stay exact (payouts in quarters,

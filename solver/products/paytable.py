@@ -191,7 +191,7 @@ class VariantSolver:
         """Finished solves beside ``directory`` that bound a variant walking its own stage A (with a
         column store, which keeps stage B's rows): it then walks only the rows they leave
         (:mod:`solver.staged.bounds`); a solve begun keeps the bounds it began with."""
-        if source is not None:  # a bounded sibling's rows (other deal payouts) are read by the same bounds
+        if source is not None:  # a bounded walk's rows are read or priced under the bounds it was walked by
             return recorded_bounds(read_metadata(source / "holds.parquet")["bounded_by"]) \
                 if bounded_stage_a(source) else None
         if self.column_store is False:
@@ -239,9 +239,9 @@ class VariantSolver:
     def _round(self, pending: list[tuple[int, GameConfig]]
                ) -> tuple[list[tuple[int, GameConfig]], list[tuple[int, GameConfig]]]:
         """The variants of ``pending`` that can be solved now, and those that wait: one whose stage A comes
-        from a variant of ``pending`` not yet solved, or that would walk a stage A another ready variant walks
-        for it (it reads that one's, once solved): a whole walk serves its ting fingerprint, a bounded one only
-        the variants of other deal payouts (its holds fingerprint), which need the very rows it walks."""
+        from a variant of ``pending`` not yet solved (a walk it reads or prices), or that would walk a stage A
+        another ready variant walks for it: a whole walk serves its ting fingerprint, a bounded one its holds
+        fingerprint (the variants of other step-11 payouts it walks for have it as their source already)."""
         waiting = {self.directory(c).absolute() for _, c in pending}  # a manifest records absolute paths
         ready, later, walked = [], [], set()
         for n, config in pending:
