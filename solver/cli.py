@@ -22,7 +22,7 @@ from solver.game.config import GameConfig, load_config
 from solver.game.options import TIE_TOLERANCE, Option, Stage
 from solver.products.query import best_play, stderr_progress
 from solver.render.textfmt import text_table
-from solver.runtime.parallel import mark_parent, stop_workers
+from solver.runtime.parallel import mark_parent, quiet_resource_tracker, stop_workers
 from solver.staged.objective import RESTRICTIONS
 from solver.tables.files import note_config_file
 
@@ -718,6 +718,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # --help, --version (0) or a bad argument (2, its one line already printed)
         return int(stop.code or 0)
     mark_parent()
+    quiet_resource_tracker()
     note_config_file(getattr(args, "config", None))  # a hint to solve repeats the --config given
     # after an interrupt joblib would say, as the command ends, that the abandoned work went unused
     warnings.filterwarnings("ignore", message=r".*(tasks have been successfully executed|tasks which were still being)",

@@ -77,6 +77,23 @@ def _die_with_parent() -> None:
         pass
 
 
+#: The warning filter loky's resource tracker starts with (``-W`` syntax: a message prefix, a category).
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
+
+
+def quiet_resource_tracker() -> None:
+    """Keep loky's resource tracker from warning, as a command ends, of semaphores it cleans up.
+
+    A worker killed mid-task (Ctrl-C stops the workers at once) can leave a queue's semaphore registered
+    with the tracker, a process of its own that outlives the command by a moment. At exit it unlinks what
+    is left, or finds it already gone, and says so on the shared standard error, below the one line an
+    interrupted command prints. The cleanup is done either way: only the warning is dropped. The tracker
+    takes its warning filters from the environment when it starts, so this runs before any work does."""
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if TRACKER_WARNINGS not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [current, TRACKER_WARNINGS]))
+
+
 def work_processes(n_jobs: int, units: int) -> int:
     """How many processes to start for ``units`` pieces of work: ``n_jobs`` (-1: every core), never more
     than the units, at least one."""
