@@ -462,6 +462,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     solver = VariantSolver(n_jobs=args.jobs, quiet=args.quiet or args.json, backend=args.backend,
                            scheduler=args.scheduler, column_store=not args.no_column_store)
     solver.share(solver.directory(config), config)  # the configuration's own solve, when there is one
+    solver.share_beside(solver.directory(config).parent)  # and every other whole one, to read or price
     rows = paytable_rows(config, grid, solver, progress) if grid else []
     targets = solve_targets(config, named, args.target or (), solver, progress)
     written = write_outputs(Path(args.out), rows, targets, config) if args.out else []

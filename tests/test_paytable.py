@@ -26,7 +26,7 @@ from solver.staged import run
 from solver.staged.classes import group_classes
 from solver.staged.run import solve
 from solver.staged.summary import load_summary
-from solver.tables.files import content_digest
+from solver.tables.files import bounded_stage_a, content_digest, holds_file
 from solver.tables.index import index_path
 from tests.conftest import TWO_SUITS_TOML
 
@@ -243,6 +243,55 @@ def test_a_variant_stopped_after_pricing_stage_a_resumes_reading_the_same(tmp_pa
     assert json.loads((directory / "manifest.json").read_text())["holds_from"] == base.directory
     plain = solve(config, tmp_path / "plain", n_jobs=1, quiet=True)
     assert row.ev_exact == plain.ev_exact and row.outcomes == plain.outcomes
+
+
+def _holds_from(directory: Path) -> str | None:
+    return json.loads((directory / "manifest.json").read_text()).get("holds_from")
+
+
+def test_a_later_run_reads_or_prices_every_whole_solve_beside_it(tmp_path: Path) -> None:
+    """Solves an earlier run left in the folder (not the configuration's own) share their stage A with a later
+    run's variants: one of other deal payouts reads it, one of other fa-hu payouts prices it, instead of
+    walking (bounded by it); each gives every table of a plain solve."""
+    def variant_solver() -> VariantSolver:
+        return VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+
+    base = replace(TWO_SUITS, ting_hu=1.5)
+    earlier = variant_solver()(replace(base, fa_hu=2.5))
+    later = variant_solver()
+    later.share_beside(tmp_path / "variants")
+    rows = paytable_rows(base, {"fa_hu": [2.0, 3.0], "tian_hu": [base.tian_hu, 6.0]}, later)
+    assert later.solves == 4
+    for row in rows:
+        directory = Path(row.summary.directory)
+        assert _holds_from(directory) == earlier.directory, row.payouts
+        config = replace(base, **row.payouts)
+        plain = solve(config, tmp_path / "plain" / config.fingerprint(), n_jobs=1, quiet=True)
+        assert row.summary.ev_exact == plain.ev_exact
+        assert content_digest(holds_file(directory)) == content_digest(Path(plain.directory) / "holds.parquet")
+        _same_tables(directory, Path(plain.directory), ("tracking.parquet", "deals.parquet", "firsts.parquet",
+                                                        "draws.parquet", "outcomes.parquet"))
+
+
+def test_a_target_of_a_fa_hu_payout_walks_once_whole_and_prices_the_walk(tmp_path: Path) -> None:
+    """A search over a step-11 payout beside a solve that bounds it walks stage A whole once, then prices that
+    walk at each further value, rather than walking each value's bounded rows; the value found is exactly a
+    plain solve's."""
+    variants = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
+    variants(TWO_SUITS)  # beside the base: it bounds every variant of ting_hu 1.5
+    base = replace(TWO_SUITS, ting_hu=1.5)
+    edges = [solve(replace(base, fa_hu=v), tmp_path / "plain" / str(v), n_jobs=1, quiet=True).house_edge
+             for v in (1.0, 3.0)]
+    found = solve_for_target(base, "fa_hu", (edges[0] + edges[1]) / 2, variants)
+    assert found.value is not None and 1.0 < found.value < 3.0 and found.solves >= 2
+    iterates = [d for d in (tmp_path / "variants").iterdir() if d.name != variants.directory(TWO_SUITS).name]
+    walked = [d for d in iterates if _holds_from(d) is None]
+    assert len(walked) == 1 and not bounded_stage_a(walked[0]) and len(iterates) == found.solves
+    assert all(_holds_from(d) == str(walked[0]) for d in iterates if d != walked[0])
+    config = replace(base, fa_hu=found.value)
+    plain = solve(config, tmp_path / "plain" / "found", n_jobs=1, quiet=True)
+    assert load_summary(variants.directory(config), config).ev_exact == plain.ev_exact
+    assert plain.house_edge == pytest.approx(found.target, abs=1e-12)
 
 
 def test_house_edge_is_monotone_in_each_payout(variant_solver: VariantSolver) -> None:

@@ -44,9 +44,9 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from solver.errors import InputError
-from solver.game.config import PAYOUT_KEYS, GameConfig, validate
+from solver.game.config import PAYOUT_KEYS, STEP11_PAYOUTS, GameConfig, validate
 from solver.runtime.parallel import work_processes
-from solver.staged.bounds import find_bounds, recorded_bounds
+from solver.staged.bounds import find_bounds, recorded_bounds, whole_stage_a
 from solver.staged.holds import TingConstants, sums_exact
 from solver.staged.objective import Objective
 from solver.staged.summary import Summary
@@ -167,14 +167,19 @@ class VariantSolver:
             return self.root / config.fingerprint()
         return default_directory(config, Objective())
 
-    def __call__(self, config: GameConfig) -> Summary:
-        """The variant's summary, solving it (reading a shared stage A when one is there) if need be."""
+    def __call__(self, config: GameConfig, for_pricing: bool = False) -> Summary:
+        """The variant's summary, solving it (reading a shared stage A when one is there) if need be.
+        ``for_pricing``: variants of other step-11 payouts will follow (a target's search over one), so a
+        variant that walks stage A walks it whole rather than bounded, for them to price: a priced variant
+        takes about a fifth of a walk, a bounded one a third or more (docs/performance.md)."""
         from solver.staged.run import solve
 
         directory, holds_from, store = self._plan(config)
+        bounds = self._bounds(config, directory, holds_from)
+        if for_pricing and holds_from is None and not recorded_source(directory)[0]:  # begun: as it began
+            bounds = None
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
-                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False,
-                        bounds=self._bounds(config, directory, holds_from))
+                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False, bounds=bounds)
         return self._solved(config, summary)
 
     def _plan(self, config: GameConfig) -> tuple[Path, Path | None, bool | Path]:
@@ -368,6 +373,16 @@ class VariantSolver:
         return bounded_share(config, directory, bounds, self.column_store, n_jobs=self.n_jobs, backend=self.backend,
                              scheduler=self.scheduler, quiet=self.quiet, also=others)
 
+    def share_beside(self, root: Path) -> None:
+        """Offer every finished solve in ``root`` (``strategy_tables/`` beside the variants) whose stage A is
+        whole and of this code's version (:func:`solver.staged.bounds.whole_stage_a`): a variant of its
+        holds fingerprint reads it and one of its ting fingerprint prices it, so that a later run, or a
+        target's search, never walks again what an earlier one walked."""
+        for manifest in sorted(root.glob("*/manifest.json")):
+            found = whole_stage_a(manifest.parent)
+            if found is not None:
+                self.share(manifest.parent, found)
+
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it: a
         bounded one, which has only the rows its bounds left, to those of other deal payouts alone (bounded
@@ -470,7 +485,7 @@ def solve_for_target(base: GameConfig, key: str, target: float, solver: VariantS
         config = validate(replace(base, **{key: value}))
         if progress:
             progress(f"{key} for house edge {target:g}: solve {n} at {value:.12g}")
-        summary = solver(config)
+        summary = solver(config, for_pricing=key in STEP11_PAYOUTS)  # the next iterates price its walk
         gap = summary.ev_exact + Fraction(target)  # EV minus the EV the target asks for
         if abs(gap) < 1e-13 or value in tried:
             return TargetRow(key, target, value, summary.house_edge, n)
