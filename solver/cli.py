@@ -429,13 +429,15 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     eight at a time, where the walk's sums stay exact (payouts in quarters,
     docs/algorithm.md). Then the variants are solved side by side, as many
     at once as --jobs and the memory allow (a real-deck variant takes about
-    3.5 GB), each in a process of its own. One row per variant:
+    3.5 GB), each in a process of its own. Every whole solve already in
+    strategy_tables/ is read or priced like one of this run's. One row per variant:
     the payouts, house edge (exact fraction in --json), element of risk,
     average total bet, standard deviation, hit frequency and how often the
     player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04
     finds, for each payout named by --vary (a value list is optional then),
     the value that gives each house edge, the others at the configuration's
-    values. --out DIR writes paytable.json (everything), paytable.csv (the
+    values (for a fa-hu payout the first value that walks walks whole, and
+    the others price it). --out DIR writes paytable.json (everything), paytable.csv (the
     variants), paytable-targets.csv (the targets) and, for each payout given
     two or more values, a plot of the house edge against it, the others at
     the configuration's values.

@@ -16,7 +16,9 @@ outcome counts it shares with the solve it takes stage A from. A variant of
 the ting payouts or bet sizes walks stage A again, but reads each hold's
 payout-free columns from the store the first such variant filled
 (:mod:`solver.staged.column_store`). Every variant reads from that store the
-rows stages B and C look up, which depend on the deck alone.
+rows stages B and C look up, which depend on the deck alone. A finished
+solve an earlier run left in the folder is shared like one of this run's
+(:meth:`VariantSolver.share_beside`).
 
 Under a fixed strategy the EV is linear in each payout, and optimal play
 takes the best strategy at each value, so the EV is a convex, non-decreasing,
