@@ -317,6 +317,29 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_as_if_valid(whole: Path, tmp
     same_tables(whole, directory)
 
 
+def test_a_table_written_in_parts_keeps_their_order_and_an_error_leaves_no_file(tmp_path: Path) -> None:
+    """Each part of a table is made (read, priced) while the one before is written: the file holds the parts
+    in order, and a part that fails to be made leaves neither the file nor its temporary."""
+    import pyarrow as pa
+
+    from solver.tables.files import write_parts
+
+    def parts(fail_at: int | None = None):
+        for n in range(5):
+            if n == fail_at:
+                raise ValueError(f"part {n} could not be made")
+            time.sleep(0.05)  # long enough for the writer to be at work on the part before
+            yield pa.table({"n": list(range(10 * n, 10 * n + 10))})
+
+    written = tmp_path / "parts.parquet"
+    write_parts(written, parts(), {})
+    assert pq.read_table(written)["n"].to_pylist() == list(range(50))
+    failed = tmp_path / "failed.parquet"
+    with pytest.raises(ValueError, match="part 3 could not be made"):
+        write_parts(failed, parts(fail_at=3), {})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["parts.parquet"]
+
+
 def test_a_second_solve_into_a_busy_directory_is_refused(tmp_path: Path, config_file: str, capsys) -> None:
     directory = tmp_path / "busy"
     directory.mkdir()

@@ -30,7 +30,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from solver import __version__
 from solver.errors import InputError
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 FORMAT = 3
 METADATA_KEY = b"mahjong_poker"
 ROW_GROUP_SIZE = 4096
+T = TypeVar("T")
 
 
 def describe(config: GameConfig, objective: Objective) -> dict[str, Any]:
@@ -184,7 +185,7 @@ def write_parts(path: Path, parts: Iterable[pa.Table], metadata: dict[bytes, byt
     with written_atomically(path) as tmp:
         writer = None
         try:
-            for part in parts:
+            for part in one_ahead(parts):
                 part = part.replace_schema_metadata({**(part.schema.metadata or {}), **metadata})
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, part.schema, compression="zstd",
@@ -195,6 +196,20 @@ def write_parts(path: Path, parts: Iterable[pa.Table], metadata: dict[bytes, byt
                 writer.close()
         if writer is None:
             raise ValueError(f"{path}: no table to write")
+
+
+def one_ahead(items: Iterable[T]) -> Iterator[T]:
+    """``items`` in order, the next one made in a thread while the caller works on this one: a part of a
+    table is read or priced while the one before is compressed and written (numpy and Arrow release the
+    interpreter's lock for both, so they overlap). An error in making an item is raised here."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    iterator, end = iter(items), object()
+    with ThreadPoolExecutor(1, thread_name_prefix="mahjong-poker-ahead") as pool:
+        coming = pool.submit(next, iterator, end)
+        while (item := coming.result()) is not end:
+            coming = pool.submit(next, iterator, end)
+            yield item
 
 
 def _dictionary_columns(schema: Any) -> list[str]:
