@@ -403,44 +403,40 @@ def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_paytable(args: argparse.Namespace) -> None:
     """Solve the game exactly under other payouts: the house edge and the figures that keep it attractive.
 
-    --vary KEY=VALUES (repeatable) names a payout of the [payouts] table and
-    its values: a,b,c or start:stop:step (both ends included); bet-size lists
-    as 1/2,1/3. Every combination is a variant, solved exactly with optimal
-    play into strategy_tables/<fingerprint> (as solve --config would; the
-    first best --tables query indexes them), or read from there when
-    already solved. Variants that differ only in the
-    tian-hu, di-hu, double-down or fa-hu (step-11) payouts, or in the largest
-    ting multiple (where the payouts are in quarters), share the solve's
-    first stage, so each after the first costs a fraction of a solve; the
-    ting-hu payouts and the bet sizes walk that stage again, reading each
-    hold's payout-free columns from the cache folder, where the first such
-    variant stores them (about 1.7 GB for the real deck), and every variant
-    reads the rows the next two stages look up from there (1.5 GB, stored
-    by the first; --no-column-store builds both each time instead). A
-    variant of the ting win payouts or multiples or of the fa-hu bets (any
-    of them together), with a finished solve beside it that differs only
-    in those, the fa-hu (step-11) payouts and the deal payouts (the main
-    solve, another variant), walks only the rows that can be best (the
-    first fills the store before), for itself and for the variants that
-    differ from it only in the fa-hu or deal payouts, which price or read
-    those rows (about a minute each); the other ting
-    variants of one run, and those left more than half the rows, walk
-    the first stage together, up to
-    eight at a time, where the walk's sums stay exact (payouts in quarters,
-    docs/algorithm.md). Then the variants are solved side by side, as many
-    at once as --jobs and the memory allow (a real-deck variant takes about
-    3.5 GB), each in a process of its own. Every whole solve already in
-    strategy_tables/ is read or priced like one of this run's. One row per variant:
-    the payouts, house edge (exact fraction in --json), element of risk,
-    average total bet, standard deviation, hit frequency and how often the
-    player folds at the fa-hu and ting-hu decisions. --target 0.02,0.04
-    finds, for each payout named by --vary (a value list is optional then),
-    the value that gives each house edge, the others at the configuration's
-    values (for a fa-hu payout the first value that walks walks whole, and
-    the others price it). --out DIR writes paytable.json (everything), paytable.csv (the
-    variants), paytable-targets.csv (the targets) and, for each payout given
-    two or more values, a plot of the house edge against it, the others at
-    the configuration's values.
+    Values: --vary KEY=VALUES (repeatable) names a payout of the [payouts]
+    table and its values, as a,b,c or start:stop:step (both ends included);
+    bet-size lists as 1/2,1/3. Every combination is a variant, solved
+    exactly with optimal play into strategy_tables/<fingerprint>, as
+    solve --config would (best --tables reads it), or read from there when
+    already solved.
+
+    Output: one row per variant with the payouts, the house edge (an exact
+    fraction in --json), element of risk, average total bet, standard
+    deviation, hit frequency and how often the player folds at the fa-hu
+    and ting-hu decisions. --out DIR writes paytable.json (everything),
+    paytable.csv (the variants), paytable-targets.csv (the targets) and,
+    for each payout given two or more values, a plot of the house edge
+    against it, the other payouts at the configuration's values.
+
+    Targets: --target 0.02,0.04 finds, for each payout named by --vary (its
+    values may then be left out), the value that gives each house edge,
+    the other payouts at the configuration's values (Newton's method on
+    exact solves).
+
+    Time (real deck, 2 cores, beside a finished solve): a variant of the
+    tian-hu, di-hu or double-down payouts reads that solve's first stage
+    (about 1 minute); one of the fa-hu payouts or the largest ting
+    multiple prices it (under 2 minutes). A variant of the ting-hu payouts
+    or the bet sizes walks the first stage again, but only the rows that
+    can be best (4-5.5 minutes); the first one stores in the cache folder
+    what no payout changes (3.2 GB, about 4 minutes; --no-column-store
+    builds it each time instead). Variants of one run share what they
+    can: those with the same ting-hu payouts and bets price the rows the
+    first walked, and ting variants far from every solve walk together.
+    Every whole solve in strategy_tables/ is read or priced the same way.
+    The variants run side by side, as many as --jobs and the memory allow
+    (about 3.5 GB each). docs/algorithm.md, "Paytable variants", explains
+    how.
     """
     from solver.products.paytable import (
         VariantSolver,
