@@ -276,6 +276,13 @@ def _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short, row
             if m - jokers > 2 or not (any_hand or touches):
                 continue
             everywhere = _mark(2 if flush else 1, missing, m, jokers, everywhere, row_level, pair_level)
+    return _weigh_completions(full, seen, n_suited, everywhere, row_level, pair_level)
+
+
+@kernel(inline="always")
+def _weigh_completions(full, seen, n_suited, everywhere, row_level, pair_level):
+    """(hu, flush hu, all) two-card completions out of the unseen cards (``full - seen``), each at
+    the best level marked for it: everywhere, by one of its cards, or by the two."""
     n_hu = 0
     n_flush = 0
     n_left = 0
@@ -357,79 +364,98 @@ def _keep(counts, seen, hold, dead, back, discard):
 
 
 @kernel
-def _play(seed, n_hands, deck, base, suits, ranks, deal_keys, deal_action, deal_discard, deal_dd,
-          draw_keys, draw_action, draw_discard, draw_fa, fa_bets, multiples, ting_pays, out):
+def _play(seed, n_hands, deck, base, suits, ranks, deal, draw, pays, out):
     """Play ``n_hands`` hands; ``out[outcome index]`` counts how each ended. Returns -1, or the
-    number of a hand whose state the tables lack (which would be a bug)."""
+    number of a hand whose state the tables lack (which would be a bug).
+
+    ``deal``: (keys, action, discard, double down) and ``draw``: (keys, action, discard, F index),
+    the :class:`Strategy`'s arrays; ``pays``: (fa_bets, ting multiples, ting payouts)."""
     np.random.seed(seed)
+    deck = deck.copy()
+    work = _workspace(deck, suits, ranks, len(pays[1]))
+    for h in range(n_hands):
+        index = _play_hand(deck, base, suits, ranks, deal, draw, pays, work)
+        if index < 0:
+            return h
+        out[index] += 1
+    return -1
+
+
+@kernel(inline="always")
+def _workspace(deck, suits, ranks, n_g):
+    """The arrays one hand works in, made once per batch: the deck's full counts first."""
     n_suited = suits * ranks
     n_types = n_suited + 1
-    deck = deck.copy()
-    n_fa = len(fa_bets)
-    n_g = len(multiples)
     full = np.zeros(n_types, np.int64)
     for c in deck:
         full[c] += 1
-    counts = np.zeros(n_types, np.int64)
-    hold = np.zeros(n_types, np.int64)
-    seen = np.zeros(n_types, np.int64)
-    none = np.zeros(n_types, np.int64)
-    dead_counts = np.zeros(n_types, np.int64)
-    dead = np.empty(2, np.int64)
-    evs = np.empty(n_g + 1)
-    image = np.empty(n_types, np.int64)
-    back = np.empty(n_types, np.int64)
-    scratch = np.empty(n_types, np.int64)
-    missing = np.empty(5, np.int64)  # a pair and a set lack at most five cards
-    set_short = np.zeros(n_suited + suits * (ranks - 2), np.int64)
-    row_level = np.zeros(n_suited, np.int64)
-    pair_level = np.zeros((n_suited, n_suited), np.int64)
-    for h in range(n_hands):
-        counts[:] = 0
-        for i in range(6):
-            counts[_next_card(deck, i)] += 1
-        pos = 6
-        key = _canonical(counts, none, suits, ranks, base, image, back, scratch)
-        row = _find(deal_keys, key)
-        if row < 0:
-            return h
-        if deal_action[row] == CLAIM:
-            kind = 1 if _level(counts, none, False, suits, ranks) == 2 else 0  # tian_hu(_flush)
-            out[_outcome_index(kind, 0, 0, 0, n_fa, n_g)] += 1
-            continue
-        dd = deal_dd[row]
-        pos = _discard_and_draw(deck, pos, counts, dead_counts, dead, back, deal_discard[row])
-        key = _canonical(counts, dead_counts, suits, ranks, base, image, back, scratch)
-        row = _find(draw_keys, key * 2 + dd)
-        if row < 0:
-            return h
-        action = draw_action[row]
-        if action == CLAIM:
-            kind = 3 if _level(counts, none, False, suits, ranks) == 2 else 2  # di_hu(_flush)
-            out[_outcome_index(kind, dd, 0, 0, n_fa, n_g)] += 1
-            continue
-        if action == FOLD:
-            out[_outcome_index(4, dd, 0, 0, n_fa, n_g)] += 1
-            continue
-        f_choice = draw_fa[row] + 1
-        fa = fa_bets[f_choice - 1]
-        _keep(counts, seen, hold, dead, back, draw_discard[row])
-        pos = _deal_community(deck, pos, 4, counts, seen, n_suited)
-        level = _level(counts, none, False, suits, ranks)
-        if level > 0:
-            out[_outcome_index(6 if level == 2 else 5, dd, f_choice, 0, n_fa, n_g)] += 1
-            continue
-        n_hu, n_flush, total = _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short,
-                                            row_level, pair_level)
-        g_choice = _ting_decision(n_hu, n_flush, total, fa, multiples, ting_pays, evs)
-        if g_choice == 0:
-            out[_outcome_index(7, dd, f_choice, 0, n_fa, n_g)] += 1
-            continue
-        pos = _deal_community(deck, pos, 2, counts, seen, n_suited)
-        level = _level(counts, hold, True, suits, ranks)
-        kind = 9 if level == 2 else (8 if level == 1 else 10)
-        out[_outcome_index(kind, dd, f_choice, g_choice, n_fa, n_g)] += 1
-    return -1
+    return (full, np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64),
+            np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.empty(2, np.int64), np.empty(n_g + 1),
+            np.empty(n_types, np.int64), np.empty(n_types, np.int64), np.empty(n_types, np.int64),
+            np.empty(5, np.int64),  # a pair and a set lack at most five cards
+            np.zeros(n_suited + suits * (ranks - 2), np.int64), np.zeros(n_suited, np.int64),
+            np.zeros((n_suited, n_suited), np.int64))
+
+
+@kernel(inline="always")
+def _play_hand(deck, base, suits, ranks, deal, draw, pays, work):
+    """Deal and play one hand to the fa-hu decision; the outcome's index, or -1 for a state the
+    tables lack."""
+    deal_keys, deal_action, deal_discard, deal_dd = deal
+    draw_keys, draw_action, draw_discard, draw_fa = draw
+    n_fa = len(pays[0])
+    n_g = len(pays[1])
+    full, counts, hold, seen, none, dead_counts, dead, evs, image, back, scratch = work[:11]
+    counts[:] = 0
+    for i in range(6):
+        counts[_next_card(deck, i)] += 1
+    key = _canonical(counts, none, suits, ranks, base, image, back, scratch)
+    row = _find(deal_keys, key)
+    if row < 0:
+        return -1
+    if deal_action[row] == CLAIM:
+        kind = 1 if _level(counts, none, False, suits, ranks) == 2 else 0  # tian_hu(_flush)
+        return _outcome_index(kind, 0, 0, 0, n_fa, n_g)
+    dd = deal_dd[row]
+    pos = _discard_and_draw(deck, 6, counts, dead_counts, dead, back, deal_discard[row])
+    key = _canonical(counts, dead_counts, suits, ranks, base, image, back, scratch)
+    row = _find(draw_keys, key * 2 + dd)
+    if row < 0:
+        return -1
+    action = draw_action[row]
+    if action == CLAIM:
+        kind = 3 if _level(counts, none, False, suits, ranks) == 2 else 2  # di_hu(_flush)
+        return _outcome_index(kind, dd, 0, 0, n_fa, n_g)
+    if action == FOLD:
+        return _outcome_index(4, dd, 0, 0, n_fa, n_g)
+    _keep(counts, seen, hold, dead, back, draw_discard[row])
+    return _play_community(deck, pos, suits, ranks, dd, draw_fa[row] + 1, pays, work)
+
+
+@kernel(inline="always")
+def _play_community(deck, pos, suits, ranks, dd, f_choice, pays, work):
+    """Steps 9-13 after a fa-hu bet of ``fa_bets[f_choice - 1]`` on the hold: four community cards,
+    the ting decision, two more; the outcome's index."""
+    fa_bets, multiples, ting_pays = pays
+    n_fa = len(fa_bets)
+    n_g = len(multiples)
+    full, counts, hold, seen, none = work[:5]
+    evs = work[7]
+    missing, set_short, row_level, pair_level = work[11:]
+    n_suited = suits * ranks
+    pos = _deal_community(deck, pos, 4, counts, seen, n_suited)
+    level = _level(counts, none, False, suits, ranks)
+    if level > 0:
+        return _outcome_index(6 if level == 2 else 5, dd, f_choice, 0, n_fa, n_g)
+    n_hu, n_flush, total = _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short,
+                                        row_level, pair_level)
+    g_choice = _ting_decision(n_hu, n_flush, total, fa_bets[f_choice - 1], multiples, ting_pays, evs)
+    if g_choice == 0:
+        return _outcome_index(7, dd, f_choice, 0, n_fa, n_g)
+    pos = _deal_community(deck, pos, 2, counts, seen, n_suited)
+    level = _level(counts, hold, True, suits, ranks)
+    kind = 9 if level == 2 else (8 if level == 1 else 10)
+    return _outcome_index(kind, dd, f_choice, g_choice, n_fa, n_g)
 
 
 def _outcomes(config: GameConfig) -> list[Outcome]:
@@ -487,11 +513,12 @@ def _batch(seed: int, index: int, n_hands: int, config: GameConfig, strategy: St
     deck = np.repeat(np.arange(geometry.n_types), geometry.full_counts())
     out = np.zeros(len(_outcomes(config)), np.int64)
     batch_seed = int(np.random.SeedSequence([seed, index]).generate_state(1)[0] % (2**31 - 1))
-    bad = _play(batch_seed, n_hands, deck, pattern_base(geometry), geometry.suits, geometry.ranks,
-                strategy.deal_keys, strategy.deal_action, strategy.deal_discard, strategy.deal_dd,
-                strategy.draw_keys, strategy.draw_action, strategy.draw_discard, strategy.draw_fa,
-                np.array(config.fa_hu_bets), np.array(config.ting_hu_multiples),
-                np.array([config.ting_hu_ante, config.ting_hu_fa, config.ting_hu, config.ting_hu_flush]), out)
+    deal = (strategy.deal_keys, strategy.deal_action, strategy.deal_discard, strategy.deal_dd)
+    draw = (strategy.draw_keys, strategy.draw_action, strategy.draw_discard, strategy.draw_fa)
+    pays = (np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
+            np.array([config.ting_hu_ante, config.ting_hu_fa, config.ting_hu, config.ting_hu_flush], np.float64))
+    bad = _play(batch_seed, n_hands, deck, pattern_base(geometry), geometry.suits, geometry.ranks, deal, draw, pays,
+                out)
     if bad >= 0:
         raise RuntimeError(f"batch {index}: hand {bad} reached a state missing from the tables")
     return out
