@@ -453,6 +453,33 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     directory = Path(tables)
     check_tables(directory, config, Objective())
     lines = stage_lines(stage, config, directory, words)
+    keys, order, bets, active = _search_chart(stage, config, lines)
+    picks, chart_values = _apply(lines, keys, order, bets, active)
+    losses = lines.best_ev - chart_values
+    per_hand = _per_hand(stage, config)
+    reached = np.bincount(picks, lines.weights, len(keys.keys)) > 0
+    used = [e for e in order if reached[e]]
+    examples = [int(np.argmax(np.where(picks == e, lines.weights, -1.0))) for e in used]
+    worst = [int(i) for i in np.argsort(-lines.weights * losses, kind="stable")[:exceptions] if losses[i] > 1e-12]
+    shown = sorted(set(examples + worst))
+    text = dict(zip(shown, (_situation(stage, row, config, words) for row in situation_rows(stage, config, directory,
+                                                                                       np.array(shown, np.int64)))))
+    rules = _chart_rules(stage, lines, keys, bets, picks, chart_values, losses, per_hand,
+                         [(e, text[example]) for e, example in zip(used, examples)])
+    sizes = lines.bet_sizes
+    rows = [{"hand": text[i].label, "weight": int(lines.weights[i]), "loss": float(losses[i]),
+             "weighted_loss": float(lines.weights[i] * losses[i]) / per_hand,
+             "chart": _describe(stage, line_text(*keys.keys[picks[i]]), sizes[bets[picks[i]]],
+                                text[i].discards.get(keys.keys[picks[i]], "")),
+             "optimal": text[i].best_label} for i in worst]
+    optimal_ev = load_summary(directory, config).ev
+    return StageChart(stage, rules, optimal_ev, float(lines.weights @ losses) / per_hand, rows, words)
+
+
+def _search_chart(stage: str, config: GameConfig, lines: StageLines
+                  ) -> tuple[_Keys, list[int], np.ndarray, np.ndarray]:
+    """The keys and the ranked list the search finds (order, each key's bet, the keys kept), over every
+    situation or a weighted sample of ``SEARCH_SITUATIONS`` of them."""
     n = len(lines.weights)
     if n > SEARCH_SITUATIONS:
         rng = np.random.default_rng(0)
@@ -461,38 +488,31 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     else:
         searched, weights = np.arange(n), lines.weights
     keys = _Keys.of(lines, _records_of(lines, searched)[1])
-    values = _dense(lines, searched, keys)
+    values = _dense(lines, searched, keys)  # gigabytes on the real deck's draw, freed on return
     restarts = SEARCH_RESTARTS if n <= SEARCH_SITUATIONS else 0  # on the real deck's draw they found nothing better
     order, bets, active = _ranked(values, weights, keys.keys, lines.best_ev[searched], _per_hand(stage, config),
                                   restarts)
-    del values  # gigabytes on the real deck's draw, and pricing every situation needs room of its own
-    picks, chart_values = _apply(lines, keys, order, bets, active)
-    losses = lines.best_ev - chart_values
-    applied_weight = np.bincount(picks, lines.weights, len(keys.keys))
-    applied_total = np.bincount(picks, lines.weights * chart_values, len(keys.keys))
-    per_hand = _per_hand(stage, config)
-    applied_loss = np.bincount(picks, lines.weights * losses, len(keys.keys)) / per_hand
-    used = [e for e in order if applied_weight[e] > 0]
-    examples = [int(np.argmax(np.where(picks == e, lines.weights, -1.0))) for e in used]
-    worst = [int(i) for i in np.argsort(-lines.weights * losses, kind="stable")[:exceptions] if losses[i] > 1e-12]
-    shown = sorted(set(examples + worst))
-    text = dict(zip(shown, (_situation(stage, row, config, words) for row in situation_rows(stage, config, directory,
-                                                                                       np.array(shown, np.int64)))))
+    return keys, order, bets, active
+
+
+def _chart_rules(stage: str, lines: StageLines, keys: _Keys, bets: np.ndarray, picks: np.ndarray,
+                 chart_values: np.ndarray, losses: np.ndarray, per_hand: int, used: list[tuple[int, _Situation]]
+                 ) -> list[Rule]:
+    """The chart's lines in order, each with the mean EV and share of the situations it decides, its
+    loss against optimal play per hand dealt, and its play described on an example situation."""
+    n_keys = len(keys.keys)
+    applied_weight = np.bincount(picks, lines.weights, n_keys)
+    applied_total = np.bincount(picks, lines.weights * chart_values, n_keys)
+    applied_loss = np.bincount(picks, lines.weights * losses, n_keys) / per_hand
     sizes = lines.bet_sizes
     rules = []
-    for e, example in zip(used, examples):
+    for e, example in used:
         entry, limit = keys.keys[e]
-        play = _describe(stage, line_text(entry, limit), sizes[bets[e]], text[example].discards.get(keys.keys[e], ""))
+        play = _describe(stage, line_text(entry, limit), sizes[bets[e]], example.discards.get(keys.keys[e], ""))
         rules.append(Rule(len(rules) + 1, entry, sizes[bets[e]] if entry not in PSEUDO else 0.0, limit,
                           float(applied_total[e] / applied_weight[e]), float(applied_weight[e] / lines.weights.sum()),
-                          f"{text[example].label}: {play}", float(applied_loss[e])))
-    rows = [{"hand": text[i].label, "weight": int(lines.weights[i]), "loss": float(losses[i]),
-             "weighted_loss": float(lines.weights[i] * losses[i]) / per_hand,
-             "chart": _describe(stage, line_text(*keys.keys[picks[i]]), sizes[bets[picks[i]]],
-                                text[i].discards.get(keys.keys[picks[i]], "")),
-             "optimal": text[i].best_label} for i in worst]
-    optimal_ev = load_summary(directory, config).ev
-    return StageChart(stage, rules, optimal_ev, float(lines.weights @ losses) / per_hand, rows, words)
+                          f"{example.label}: {play}", float(applied_loss[e])))
+    return rules
 
 
 def _per_hand(stage: str, config: GameConfig) -> int:
@@ -720,7 +740,23 @@ def _outs_ranges(rows: list[dict[str, Any]]) -> str:
 
 def chart_document(chart: Chart) -> list[Block]:
     """The chart as document blocks (``solver.render.document`` renders them as Markdown or HTML)."""
-    blocks: list[Block] = [Heading(1, "Strategy chart")]
+    blocks: list[Block] = [Heading(1, "Strategy chart"), *_reading_blocks(chart)]
+    blocks += _stage_blocks(chart.deal, "The deal", "deal",
+                            "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
+                            "(discarding the other two) and double down where the line says so. The share "
+                            "of hands is the share of all deals where that line is the one applied; its cost, "
+                            "what those hands lose by it against optimal play, per hand dealt (the costs add "
+                            "up to the list's loss).")
+    blocks += _stage_blocks(chart.draw, "The draw", "draw",
+                            "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
+                            "your six cards contain and bet F as the line says. Shares are of the hands "
+                            "reaching the draw under optimal play; costs as at the deal.")
+    return blocks + _ting_blocks(chart)
+
+
+def _reading_blocks(chart: Chart) -> list[Block]:
+    """What the chart costs, and how to read its lines: shapes, dead cards touching, the tie rule."""
+    blocks: list[Block] = []
     if chart.exact is not None:
         e = chart.exact
         blocks.append(Paragraph(
@@ -753,21 +789,16 @@ def chart_document(chart: Chart) -> list[Block]:
         "**Nearest the middle.** If that still leaves a choice, keep the cards nearest the middle rank: add "
         "up how far each kept card (jokers aside) is from the middle rank, and keep the smallest total. "
         "Any of the discards still left will do."))
-    blocks += _stage_blocks(chart.deal, "The deal", "deal",
-                            "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
-                            "(discarding the other two) and double down where the line says so. The share "
-                            "of hands is the share of all deals where that line is the one applied; its cost, "
-                            "what those hands lose by it against optimal play, per hand dealt (the costs add "
-                            "up to the list's loss).")
-    blocks += _stage_blocks(chart.draw, "The draw", "draw",
-                            "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
-                            "your six cards contain and bet F as the line says. Shares are of the hands "
-                            "reaching the draw under optimal play; costs as at the deal.")
+    return blocks
+
+
+def _ting_blocks(chart: Chart) -> list[Block]:
+    """The ting decision by the number of outs, and its exact thresholds."""
     n = chart.ting_outs[0]["unseen"]
     by_fa: dict[float, list[dict[str, Any]]] = defaultdict(list)
     for row in chart.ting_outs:
         by_fa[row["fa_bet"]].append(row)
-    blocks += [
+    return [
         Heading(2, "The ting decision", "ting"),
         Paragraph(f"Count the outs: the unseen cards (of {n} when you hold no joker) each of which, with "
                   "any second card, completes a hu that uses a hand card. Then, by the number of outs:"),
@@ -780,7 +811,6 @@ def chart_document(chart: Chart) -> list[Block]:
             for i, s in enumerate(t["steps"]))
             for t in chart.ting_thresholds]),
     ]
-    return blocks
 
 
 def _edge_text(exact: dict[str, Any]) -> str:
