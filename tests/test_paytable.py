@@ -350,7 +350,9 @@ def test_parse_values() -> None:
 
 @pytest.mark.parametrize("arguments, message", [
     (["--vary", "tian_hux=5"], "unknown payout 'tian_hux'"),
-    (["--vary", "tian_hu=5:4:1"], "cannot read '5:4:1'"),
+    (["--vary", "tian_hu=5:4:1"], "tian_hu=5:4:1: a range needs a positive step and a stop not below its start"),
+    (["--vary", "tian_hu=4:5:0"], "tian_hu=4:5:0: a range needs a positive step"),
+    (["--vary", "tian_hu=4:x:1"], "cannot read '4:x:1'"),
     (["--vary", "ting_hu=-1"], "must not be negative"),
     (["--vary", "fa_hu_bets=2/1"], "strictly increasing"),
     ([], "at least one --vary"),

@@ -120,7 +120,8 @@ def parse_values(key: str, text: str, most: int | None = None) -> list[Any]:
         if ":" in text:
             start, stop, step = (Fraction(v) for v in text.split(":"))
             if step <= 0 or stop < start:
-                raise ValueError
+                raise InputError(f"--vary {key}={text}: a range needs a positive step and a stop not below its "
+                                 "start (start:stop:step)")
             count = int((stop - start) / step) + 1
             if most is not None and count > most:
                 raise InputError(f"--vary {key}={text} gives {count:,} values, each a solve, more than "
