@@ -372,9 +372,9 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal, draw, pays, out):
     the :class:`Strategy`'s arrays; ``pays``: (fa_bets, ting multiples, ting payouts)."""
     np.random.seed(seed)
     deck = deck.copy()
-    work = _workspace(deck, suits, ranks, len(pays[1]))
+    cards, keying, ting = _workspace(deck, suits, ranks, len(pays[1]))
     for h in range(n_hands):
-        index = _play_hand(deck, base, suits, ranks, deal, draw, pays, work)
+        index = _play_hand(deck, base, suits, ranks, deal, draw, pays, cards, keying, ting)
         if index < 0:
             return h
         out[index] += 1
@@ -383,29 +383,34 @@ def _play(seed, n_hands, deck, base, suits, ranks, deal, draw, pays, out):
 
 @kernel(inline="always")
 def _workspace(deck, suits, ranks, n_g):
-    """The arrays one hand works in, made once per batch: the deck's full counts first."""
+    """The arrays one hand works in, made once per batch: its cards (the deck's full counts, the hand,
+    the hold, the cards seen, none, the first discards' counts and types), the canonical keying's
+    scratch, and the ting count's (each option's EV, the missing cards, the sets' shortfalls, the
+    completion levels)."""
     n_suited = suits * ranks
     n_types = n_suited + 1
     full = np.zeros(n_types, np.int64)
     for c in deck:
         full[c] += 1
-    return (full, np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64),
-            np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.empty(2, np.int64), np.empty(n_g + 1),
-            np.empty(n_types, np.int64), np.empty(n_types, np.int64), np.empty(n_types, np.int64),
-            np.empty(5, np.int64),  # a pair and a set lack at most five cards
+    cards = (full, np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64),
+             np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.empty(2, np.int64))
+    keying = (np.empty(n_types, np.int64), np.empty(n_types, np.int64), np.empty(n_types, np.int64))
+    ting = (np.empty(n_g + 1), np.empty(5, np.int64),  # a pair and a set lack at most five cards
             np.zeros(n_suited + suits * (ranks - 2), np.int64), np.zeros(n_suited, np.int64),
             np.zeros((n_suited, n_suited), np.int64))
+    return cards, keying, ting
 
 
 @kernel(inline="always")
-def _play_hand(deck, base, suits, ranks, deal, draw, pays, work):
+def _play_hand(deck, base, suits, ranks, deal, draw, pays, cards, keying, ting):
     """Deal and play one hand to the fa-hu decision; the outcome's index, or -1 for a state the
     tables lack."""
     deal_keys, deal_action, deal_discard, deal_dd = deal
     draw_keys, draw_action, draw_discard, draw_fa = draw
     n_fa = len(pays[0])
     n_g = len(pays[1])
-    full, counts, hold, seen, none, dead_counts, dead, evs, image, back, scratch = work[:11]
+    _, counts, hold, seen, none, dead_counts, dead = cards
+    image, back, scratch = keying
     counts[:] = 0
     for i in range(6):
         counts[_next_card(deck, i)] += 1
@@ -429,19 +434,18 @@ def _play_hand(deck, base, suits, ranks, deal, draw, pays, work):
     if action == FOLD:
         return _outcome_index(4, dd, 0, 0, n_fa, n_g)
     _keep(counts, seen, hold, dead, back, draw_discard[row])
-    return _play_community(deck, pos, suits, ranks, dd, draw_fa[row] + 1, pays, work)
+    return _play_community(deck, pos, suits, ranks, dd, draw_fa[row] + 1, pays, cards, ting)
 
 
 @kernel(inline="always")
-def _play_community(deck, pos, suits, ranks, dd, f_choice, pays, work):
+def _play_community(deck, pos, suits, ranks, dd, f_choice, pays, cards, ting):
     """Steps 9-13 after a fa-hu bet of ``fa_bets[f_choice - 1]`` on the hold: four community cards,
     the ting decision, two more; the outcome's index."""
     fa_bets, multiples, ting_pays = pays
     n_fa = len(fa_bets)
     n_g = len(multiples)
-    full, counts, hold, seen, none = work[:5]
-    evs = work[7]
-    missing, set_short, row_level, pair_level = work[11:]
+    full, counts, hold, seen, none, _, _ = cards
+    evs, missing, set_short, row_level, pair_level = ting
     n_suited = suits * ranks
     pos = _deal_community(deck, pos, 4, counts, seen, n_suited)
     level = _level(counts, none, False, suits, ranks)
