@@ -137,8 +137,9 @@ def _group_keys(first: np.ndarray, second: np.ndarray, base: int) -> np.ndarray:
 
 
 def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table | list[pa.Table]:
-    """Stage A for a chunk of hold classes: every canonical dead set's values; for a list of variants
-    walked together (:func:`walk_together`), a table for each."""
+    """Stage A for a chunk of hold classes: every canonical dead set's values (of a bounded variant, only
+    the rows it walks: :func:`_stage_holds` spreads them over every key); for a list of variants walked
+    together (:func:`walk_together`), a table for each."""
     single = isinstance(solve, SolveJob)
     solves = [solve] if single else solve
     config = solves[0].config
@@ -150,20 +151,20 @@ def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table
     for hold in holds:
         dead = extensions(geometry, tuple(int(c) for c in hold), 4)
         key = _group_keys(hold, dead, geometry.n_types)
-        columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
-        if needed is not None:  # a bounded variant: the other rows' values stay unknown (NaN)
+        if needed is not None:  # a bounded variant: only the rows it needs, the hold's columns only if any
             walked = needed[np.minimum(np.searchsorted(needed, key), len(needed) - 1)] == key if len(needed) \
                 else np.zeros(len(key), bool)
-            value = np.full((1, len(dead), 2 * len(config.fa_hu_bets) + 4 + WINS_COLUMNS), np.nan)
-            value[0, walked] = walk(columns, np.ascontiguousarray(dead[walked]), config, variants[0])
-            values.append(value)
-        else:
-            values.append(walk(columns, dead, config, variants[0])[None] if single else
-                          walk_variants(columns, dead, config, variants))
+            key, dead = key[walked], np.ascontiguousarray(dead[walked])
+            if not len(key):
+                continue
+        columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
+        values.append(walk(columns, dead, config, variants[0])[None] if single else
+                      walk_variants(columns, dead, config, variants))
         keys.append(key)
-    key = np.concatenate(keys)
-    tables = [_holds_table(key, np.concatenate([v[k] for v in values]), len(config.fa_hu_bets))
-              for k in range(len(solves))]
+    n_out = 2 * len(config.fa_hu_bets) + 4 + WINS_COLUMNS
+    key = np.concatenate(keys) if keys else np.empty(0, np.int64)
+    tables = [_holds_table(key, np.concatenate([v[k] for v in values]) if values else np.empty((0, n_out)),
+                           len(config.fa_hu_bets)) for k in range(len(solves))]
     return tables[0] if single else tables
 
 
@@ -204,18 +205,17 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
     table = pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns)
     keys = as_array(table["key"])
     values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
-    if solve.bounds:
-        if holds_from is not None and bounded_stage_a(holds_from):  # a bounded sibling's rows, read or priced
-            keys, values = _every_row(solve, keys, values, holds_from / "holds.parquet")
+    if solve.bounds:  # the rows walked (its own, or a bounded sibling's, read or priced), spread over every key
+        keys, values = _every_row(solve, keys, values, holds_from / "holds.parquet" if holds_from else path)
         _exact_rows(solve, keys, values)
     values[np.isnan(values)] = -np.inf  # rows a bounded variant did not walk: never a state's best
     save_stage_arrays(directory, "holds", {"key": keys, "values": values})
 
 
 def _every_row(solve: SolveJob, keys: np.ndarray, values: np.ndarray, path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """A bounded sibling's stage-A rows (``keys``, ``values``, read or priced from ``path``) spread over every
-    row of stage A (the bounding solve's keys: stages B and C index them), NaN where not walked; refused where
-    a row this solve's bounds need is not among them."""
+    """A bounded variant's stage-A rows (``keys``, ``values``: those it walked, or a bounded sibling's, read or
+    priced from ``path``) spread over every row of stage A (the bounding solve's keys: stages B and C index
+    them), NaN where not walked; refused where a row this solve's bounds need is not among them."""
     every = as_array(pq.read_table(recorded_bounds(solve.bounds)[0] / "holds.parquet", columns=["key"])["key"])
     needed = np.load(solve.directory / "chunks" / "holds-needed.npy")
     place = np.minimum(np.searchsorted(keys, needed), max(len(keys) - 1, 0))
