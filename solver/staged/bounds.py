@@ -65,6 +65,7 @@ import numpy as np
 
 from solver.game.cards import DeckGeometry
 from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, config_from_dict
+from solver.runtime.jit import kernel
 from solver.staged.holds import TingConstants, largest_move, largest_shift
 
 MONOTONE_PAYOUTS = ("ting_hu_ante", "ting_hu_fa", "ting_hu", "ting_hu_flush")
@@ -190,13 +191,24 @@ def needed_keys(config: GameConfig, bounds: Sequence[Path], holds: np.ndarray, r
     stage-A rows (``holds``, ``rows``: the column store's), and the payout-free columns in ``store``."""
     keys, low, high, exact = _row_bounds(config, bounds, store)
     needed = np.zeros(len(keys), bool)
-    for start in range(0, len(holds), STATES_AT_ONCE):
-        n = np.asarray(holds[start:start + STATES_AT_ONCE])
-        present = np.arange(rows.shape[1])[None, :] < n[:, None]
-        read = np.where(present, rows[start:start + STATES_AT_ONCE], 0)
-        floor = np.maximum(np.where(present, low[read], -np.inf).max(axis=1), FOLD)
-        needed[read[present & (high[read] >= floor[:, None] - TOLERANCE)]] = True
+    for start in range(0, len(holds), STATES_AT_ONCE):  # in slices: the rows are memory-mapped
+        part = slice(start, start + STATES_AT_ONCE)
+        _mark_needed(np.asarray(holds[part]), np.asarray(rows[part]), low, high, FOLD, TOLERANCE, needed)
     return keys[needed & ~exact], keys[needed & exact]
+
+
+@kernel(nogil=True)
+def _mark_needed(n_holds, rows, low, high, fold, tolerance, needed):
+    """Mark the stage-A rows that can be the best of some post-draw state: a state (its first ``n_holds``
+    entries of ``rows``) can take a row whose upper bound ``high`` reaches the best of its rows' lower bounds
+    ``low`` and folding (``fold``), within ``tolerance``."""
+    for s in range(n_holds.shape[0]):
+        floor = fold
+        for j in range(n_holds[s]):
+            floor = max(floor, low[rows[s, j]])
+        for j in range(n_holds[s]):
+            if high[rows[s, j]] >= floor - tolerance:
+                needed[rows[s, j]] = True
 
 
 def exact_values(config: GameConfig, solved: Path, keys: np.ndarray) -> np.ndarray:
@@ -239,6 +251,7 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
     import pyarrow.parquet as pq
 
     from solver.staged.chunks import as_array
+    from solver.tables.files import in_threads
 
     keys, low, high, exact = None, None, None, None
     for directory in bounds:
@@ -251,8 +264,11 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
         bounder = _BetSizes(solved, config, store) if solved.fa_hu_bets != config.fa_hu_bets \
             else _Slopes(solved, config, store)
         batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
-        parts = [bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))
-                 for part in map(pa.Table.from_batches, ([b] for b in batches))]
+        def bounded(batch: pa.RecordBatch) -> tuple[np.ndarray, ...]:
+            part = pa.Table.from_batches([batch])
+            return bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))  # noqa: B023 (run here)
+
+        parts = list(in_threads(bounded, batches))
         found, lows, highs, exacts = (np.concatenate([p[i] for p in parts]) for i in range(4))
         if keys is None:
             keys, low, high, exact = found, lows, highs, exacts
@@ -332,11 +348,12 @@ class _Slopes:
     def _new_wins(self, code: int) -> np.ndarray:
         """The ting wins, at no dead card, of the hold's communities the variant's payouts (or those between
         the two, :attr:`reach`) make live and the solve's did not."""
-        if code not in self.extra:
+        extra = self.extra  # read once: threads bounding other parts replace it
+        if code not in extra:
             w0, q0, pool = _stored_counts(code, self.config, self.store)
             new = _live(q0, pool, self.reach) & ~_live(q0, pool, self.solved)
-            self.extra = {code: (w0[new] * q0[:, new]).sum(axis=1)}  # rows come hold by hold
-        return self.extra[code]
+            self.extra = extra = {code: (w0[new] * q0[:, new]).sum(axis=1)}  # rows come hold by hold
+        return extra[code]
 
 
 class _BetSizes:
@@ -424,17 +441,21 @@ class _BetSizes:
 
     def _dead_wins(self, code: int) -> float:
         """``sum w (W + Wf)`` at no dead card over the hold's communities the solve's payouts leave dead."""
-        if code not in self.dead:
+        dead = self.dead  # read once: threads bounding other parts replace it
+        if code not in dead:
             w0, q0, pool = _stored_counts(code, self.config, self.store)
             left = ~_live(q0, pool, self.solved_constants)
-            self.dead = {code: float((w0[left] * q0[:, left]).sum())}  # rows come hold by hold
-        return self.dead[code]
+            self.dead = dead = {code: float((w0[left] * q0[:, left]).sum())}  # rows come hold by hold
+        return dead[code]
 
 
 def _per_hold(keys: np.ndarray, config: GameConfig, value: Callable[[int], Any]) -> np.ndarray:
-    """``value`` of each stage-A row's hold (its key prefix), computed once per hold."""
-    codes, first = np.unique(keys // config.geometry.n_types**4, return_inverse=True)
-    return np.array([value(int(code)) for code in codes])[first]
+    """``value`` of each stage-A row's hold (its key prefix), computed once per hold; ``keys`` sorted."""
+    codes = keys // config.geometry.n_types**4
+    if (codes[1:] < codes[:-1]).any():
+        raise ValueError("stage-A keys out of order")
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    return np.repeat(np.array([value(int(codes[i])) for i in starts]), np.diff(np.r_[starts, len(codes)]), axis=0)
 
 
 def _stored_counts(code: int, config: GameConfig, store: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -459,11 +480,23 @@ def _live(q0: np.ndarray, pool: np.ndarray, constants: TingConstants) -> np.ndar
 
 def _left(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
     """Each stage-A row's suited cards left for the community, as floats."""
-    from solver.staged.forward import decode_rows
+    left = np.empty(len(keys))
+    _suited_left(keys, geometry.n_types, geometry.n_suited, int(geometry.full_counts()[:geometry.n_suited].sum()),
+                 left)
+    return left
 
-    hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
-    pool = int(geometry.full_counts()[:geometry.n_suited].sum())
-    return (pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)).astype(float)
+
+@kernel(nogil=True)
+def _suited_left(keys, base, n_suited, pool, out):
+    """``pool`` less the suited cards among each key's eight digits in ``base`` (hold and dead set): the
+    digits at ``n_suited`` and above are jokers."""
+    for r in range(keys.shape[0]):
+        rest = keys[r]
+        left = pool
+        for _ in range(8):
+            left -= rest % base < n_suited
+            rest //= base
+        out[r] = left
 
 
 def _community_draws(keys: np.ndarray, geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ import shlex
 import shutil
 import time
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -50,6 +50,7 @@ FORMAT = 3
 METADATA_KEY = b"mahjong_poker"
 ROW_GROUP_SIZE = 4096
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 def describe(config: GameConfig, objective: Objective) -> dict[str, Any]:
@@ -210,6 +211,25 @@ def one_ahead(items: Iterable[T]) -> Iterator[T]:
         while (item := coming.result()) is not end:
             coming = pool.submit(next, iterator, end)
             yield item
+
+
+def in_threads(work: Callable[[T], U], items: Iterable[T], threads: int | None = None) -> Iterator[U]:
+    """``work(item)`` of each of ``items``, in order, on up to ``threads`` threads at once (default: the
+    cores, at most four), the items drawn in the caller's thread as the threads take them, so that no more
+    than ``threads`` are held at once. For work in numpy, Arrow and kernels, which release the interpreter's
+    lock."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    threads = threads or min(4, len(os.sched_getaffinity(0)))
+    with ThreadPoolExecutor(threads, thread_name_prefix="mahjong-poker-work") as pool:
+        pending: deque = deque()
+        for item in items:
+            pending.append(pool.submit(work, item))
+            if len(pending) >= threads:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _dictionary_columns(schema: Any) -> list[str]:
