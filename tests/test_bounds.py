@@ -13,7 +13,19 @@ import pytest
 
 from solver.errors import InputError
 from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, load_config
-from solver.staged.bounds import _row_bounds, bets_near, brackets, find_bounds, near, sizes_near
+from solver.staged.bounds import (
+    FOLD,
+    TOLERANCE,
+    _left,
+    _mark_needed,
+    _row_bounds,
+    bets_near,
+    brackets,
+    find_bounds,
+    near,
+    sizes_near,
+)
+from solver.staged.forward import decode_rows
 from solver.staged.run import solve
 from solver.tables.files import bounded_stage_a, content_digest, read_metadata
 
@@ -540,3 +552,35 @@ def test_exact_values_are_the_solves_read_batch_by_batch(solved: dict[str, Path]
     assert np.array_equal(whole[:, :2], evs[:, :2]) and np.isnan(whole[:, 2]).all()
     with pytest.raises(ValueError, match="lacks"):
         bounds.exact_values(BETS, solved["whole"], np.append(keys, every[-1] + 1))
+
+
+def test_suited_cards_left_match_the_decoded_keys() -> None:
+    """The kernel counting each stage-A key's suited cards against decoding its eight digits."""
+    geometry = load_config(None).geometry
+    rng = np.random.default_rng(7)
+    digits = rng.integers(0, geometry.n_types, size=(5000, 8))
+    digits[:50] = geometry.n_types - 1  # jokers everywhere
+    keys = digits @ geometry.n_types ** np.arange(7, -1, -1, dtype=np.int64)
+    hold, dead = decode_rows(keys, geometry.n_types, (4, 4))
+    pool = int(geometry.full_counts()[:geometry.n_suited].sum())
+    plain = pool - (hold < geometry.n_suited).sum(axis=1) - (dead < geometry.n_suited).sum(axis=1)
+    assert np.array_equal(_left(keys, geometry), plain.astype(float))
+
+
+def test_rows_marked_needed_match_the_plain_rule() -> None:
+    """A state can take a row whose upper bound reaches the best lower bound of its rows and folding: the
+    kernel against that rule written state by state."""
+    rng = np.random.default_rng(11)
+    n_rows, n_states, width = 400, 300, 15
+    low = rng.normal(-0.8, 0.5, n_rows)
+    high = low + rng.exponential(0.2, n_rows)
+    n_holds = rng.integers(1, width + 1, n_states)
+    rows = rng.integers(0, n_rows, (n_states, width))
+    needed = np.zeros(n_rows, bool)
+    _mark_needed(n_holds, rows, low, high, FOLD, TOLERANCE, needed)
+    plain = np.zeros(n_rows, bool)
+    for s in range(n_states):
+        mine = rows[s, :n_holds[s]]
+        floor = max(FOLD, low[mine].max())
+        plain[mine[high[mine] >= floor - TOLERANCE]] = True
+    assert np.array_equal(needed, plain) and 0 < needed.sum() < n_rows

@@ -221,7 +221,7 @@ def in_threads(work: Callable[[T], U], items: Iterable[T], threads: int | None =
     from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
-    threads = threads or min(4, len(os.sched_getaffinity(0)))
+    threads = threads or min(4, os.cpu_count() or 1)
     with ThreadPoolExecutor(threads, thread_name_prefix="mahjong-poker-work") as pool:
         pending: deque = deque()
         for item in items:

@@ -1,0 +1,53 @@
+"""Helpers that run table work beside the caller: order, how far ahead, errors."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from solver.tables.files import in_threads, one_ahead
+
+
+def test_one_ahead_keeps_order_and_raises_in_the_caller() -> None:
+    assert list(one_ahead(iter(range(7)))) == list(range(7))
+
+    def failing():
+        yield 1
+        raise ValueError("bad part")
+
+    with pytest.raises(ValueError, match="bad part"):
+        list(one_ahead(failing()))
+
+
+def test_in_threads_keeps_order_and_holds_at_most_its_threads() -> None:
+    drawn, running, most = [], [0], [0]
+    lock = threading.Lock()
+
+    def items():
+        for i in range(20):
+            drawn.append(i)
+            yield i
+
+    def work(i: int) -> int:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        with lock:
+            running[0] -= 1
+        return i * i
+
+    for n, result in enumerate(in_threads(work, items(), threads=3)):
+        assert result == n * n
+        assert len(drawn) <= n + 3  # never more than three drawn ahead of the one handed back
+    assert len(drawn) == 20 and most[0] <= 3
+
+
+def test_in_threads_raises_the_work_error_in_the_caller() -> None:
+    def work(i: int) -> int:
+        if i == 4:
+            raise ValueError(f"item {i}")
+        return i
+
+    with pytest.raises(ValueError, match="item 4"):
+        list(in_threads(work, range(10), threads=2))
