@@ -529,6 +529,7 @@ def _bonus_columns(alive_index, acount, pool, table, pair_bonus, linb, qb):
 
 @kernel(inline="always")
 def _gather(source, at, out):
+    """``out[j] = source[at[j]]``."""
     for j in range(at.shape[0]):
         out[j] = source[at[j]]
 
