@@ -116,7 +116,8 @@ def _hold_times(hold: tuple[int, ...], constants: TingConstants, ks: tuple[int, 
     none = np.zeros(0)
     times = {"product": _time(_leaf_values, (
         col.w0, col.q0, none, lin_hu, lin_flush, none, np.zeros(n, np.int8), np.zeros(0, np.float32), a_col, inv_n,
-        False, t2, constants.p1, constants.pf1, constants.m_min, constants.m_max, *bets, 0.0), calls, n)}
+        False, False, t2, constants.p1, constants.pf1, constants.m_min, constants.m_max, (bets[0], bets[2]) * 2,
+        (bets[1], bets[3]) * 2, 0.0), calls, n)}
     for name, real in (("double", np.float64), ("single", np.float32)):
         times[name] = _time(_leaf_plain, (
             col.w0.astype(real), col.q0.astype(real), lin_hu.astype(real), lin_flush.astype(real), a_col,

@@ -20,7 +20,8 @@ from solver.game.config import GameConfig
 from solver.game.outcomes import Outcome
 from solver.staged.classes import extensions
 from solver.staged.column_store import store_folder, stored_columns
-from solver.staged.holds import HoldColumns, TingConstants, hold_columns, live_columns, price, walk, with_bonus_columns
+from solver.staged.holds import (HoldColumns, TingConstants, hold_columns, live_columns, price, walk, walk_variants,
+                                 with_bonus_columns)
 
 # bonus payouts single precision cannot hold: the walk keeps the pair nets in double precision for them
 ODD = GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(1.0, 3.0), fa_hu_ante=0.7, fa_hu=1.3,
@@ -33,6 +34,10 @@ CONFIGS = {
     "odd-payouts": ODD,
     "reduced": GameConfig(suits=3, ranks=4, copies=2, jokers=1),
     "three-bets": GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(0.5, 1.0, 2.0)),
+    # a full wide pass of the fused leaf, and more bets than it takes (walked from a buffer)
+    "four-bets": GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(0.5, 1.0, 2.0, 3.0),
+                            ting_hu_multiples=(1.0, 3.0)),
+    "five-bets": GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(1.0, 2.0, 3.0, 4.0, 5.0)),
 }
 
 
@@ -183,6 +188,21 @@ def test_the_leaf_without_bonus_terms_equals_the_leaf_with_a_zero_bonus(name: st
             np.testing.assert_allclose(with_terms, plain, atol=1e-12, rtol=0)
         else:
             assert (with_terms == plain).all()
+
+
+@pytest.mark.parametrize("name", ["two-suits", "three-bets", "four-bets", "five-bets"])
+def test_the_fused_leaf_equals_the_buffered_leaf(name: str) -> None:
+    """A walk values each leaf in one pass over the communities (two fa-hu bets a pass, or four when there
+    are more); variants walked together keep each community's weight, W and Wf in a buffer and apply each
+    variant's payouts to it. Under payouts that keep every sum exact the two agree bit for bit, whatever
+    the number of bets."""
+    config = CONFIGS[name]
+    constants = TingConstants.of(config)
+    for hold, dead in _random_cases(config, 6, 25, seed=37):
+        columns = hold_columns(counts_of(hold, config.geometry), config, constants)
+        fused = walk(columns, dead, config, constants)
+        for buffered in walk_variants(columns, dead, config, [constants, constants]):
+            assert (buffered == fused).all()
 
 
 def test_pair_nets_are_single_precision_only_when_that_is_exact() -> None:

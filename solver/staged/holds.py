@@ -586,55 +586,72 @@ def _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_
     return w, win, flush, bonus
 
 
+#: The fa-hu bets the fused leaf values in one pass over the communities when there are more than two: each
+#: pass reads every community's arrays, and a third bet in a pass of its own cost stage A three quarters more
+#: (docs/performance.md, "Three fa-hu bets in one pass").
+WIDE_BETS = 4
+
+
 @kernel(fastmath=_FAST, nogil=True)
 def _leaf_values(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
-                 t2, p1, pf1, m_min, m_max, c0, f0, c1, f1, bonus_bet):
-    """Summed weight times ting gain over the live communities, for two fa-hu bets (``c0``, ``f0``;
-    ``c1``, ``f1``) and for the first with only the smallest ting multiple; then the summed weight times W
-    and times Wf (:data:`WINS_COLUMNS`)."""
+                 wide, t2, p1, pf1, m_min, m_max, c, f, bonus_bet):
+    """Summed weight times ting gain over the live communities, for the fa-hu bets of ``c`` and ``f`` (four
+    each: their first two unless ``wide``) and for the first with only the smallest ting multiple; then the
+    summed weight times W and times Wf (:data:`WINS_COLUMNS`)."""
     # each inlined copy sees ``with_bonus`` as a constant, so the one without drops the bonus terms (a tenth
-    # of the leaf's time, benchmark_ting_leaf.py)
+    # of the leaf's time, benchmark_ting_leaf.py); ``wide`` stays a flag the compiler lifts out of the loop:
+    # passed as a constant instead, the wide loop compiled a quarter slower (docs/performance.md)
     if with_bonus:
         return _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, True,
-                          t2, p1, pf1, m_min, m_max, c0, f0, c1, f1, bonus_bet)
-    return _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, False, t2,
-                      p1, pf1, m_min, m_max, c0, f0, c1, f1, bonus_bet)
+                          wide, t2, p1, pf1, m_min, m_max, c, f, bonus_bet)
+    return _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, False,
+                      wide, t2, p1, pf1, m_min, m_max, c, f, bonus_bet)
 
 
 @kernel(inline="always")
-def _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus, t2,
-               p1, pf1, m_min, m_max, c0, f0, c1, f1, bonus_bet):
+def _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus, wide,
+               t2, p1, pf1, m_min, m_max, c, f, bonus_bet):
     """The loop of :func:`_leaf_values`."""
     acc0 = 0.0
     acc1 = 0.0
+    acc2 = 0.0
+    acc3 = 0.0
     acc_min = 0.0
     acc_win = 0.0
     acc_flush = 0.0
     for i in range(w_par.shape[0]):
         w, win, flush, bonus = _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus,
                                         a_col, inv_n, with_bonus)
-        gain0, gain1, gain_min = _ting_gains(win, flush, t2, p1, pf1, m_min, m_max, c0, f0, c1, f1)
+        gain0, gain1, gain2, gain3, gain_min = _ting_gains(win, flush, t2, p1, pf1, m_min, m_max, c, f, wide)
         if with_bonus:
             b = bonus_bet * bonus
             gain0 += b
             gain1 += b
+            gain2 += b
+            gain3 += b
             gain_min += b
         acc0 += w * max(gain0, 0.0)
         acc1 += w * max(gain1, 0.0)
+        if wide:
+            acc2 += w * max(gain2, 0.0)
+            acc3 += w * max(gain3, 0.0)
         acc_min += w * max(gain_min, 0.0)
         acc_win += w * win
         acc_flush += w * flush
-    return acc0, acc1, acc_min, acc_win, acc_flush
+    return acc0, acc1, acc2, acc3, acc_min, acc_win, acc_flush
 
 
 @kernel(inline="always")
-def _ting_gains(win, flush, t2, p1, pf1, m_min, m_max, c0, f0, c1, f1):
-    """What betting gains over folding at the ting, for two fa-hu bets and for the first with only the
-    smallest ting multiple, given the winning completions (module notes: the closed form)."""
+def _ting_gains(win, flush, t2, p1, pf1, m_min, m_max, c, f, wide):
+    """What betting gains over folding at the ting, for the fa-hu bets of ``c`` and ``f`` (their first two
+    unless ``wide``) and for the first with only the smallest ting multiple, given the winning completions
+    (module notes: the closed form)."""
     u = win + flush
     z = win * p1 + flush * pf1 - t2
     y = z * (m_max if z > 0.0 else m_min)
-    return c0 * u + f0 * y, c1 * u + f1 * y, c0 * u + f0 * m_min * z
+    gain2 = c[2] * u + f[2] * y if wide else 0.0
+    gain3 = c[3] * u + f[3] * y if wide else 0.0
+    return c[0] * u + f[0] * y, c[1] * u + f[1] * y, gain2, gain3, c[0] * u + f[0] * m_min * z
 
 
 @kernel(fastmath=_FAST, nogil=True)
@@ -671,18 +688,24 @@ def _own_wins(inputs, union_win, union_flush, excluded, n_excluded, wins):
 
 
 @kernel(fastmath=_FAST, nogil=True)
-def _buffered_values(inputs, t2, p1, pf1, m_min, m_max, c0, f0, c1, f1):
-    """:func:`_leaf_values` (no bonus bet) from the weights, W and Wf :func:`_leaf_inputs` wrote."""
+def _buffered_values(inputs, wide, t2, p1, pf1, m_min, m_max, c, f):
+    """:func:`_leaf_values`' ting gains (no bonus bet) from the weights, W and Wf :func:`_leaf_inputs` wrote."""
     acc0 = 0.0
     acc1 = 0.0
+    acc2 = 0.0
+    acc3 = 0.0
     acc_min = 0.0
     for i in range(inputs.shape[1]):
         w = inputs[0, i]
-        gain0, gain1, gain_min = _ting_gains(inputs[1, i], inputs[2, i], t2, p1, pf1, m_min, m_max, c0, f0, c1, f1)
+        gain0, gain1, gain2, gain3, gain_min = _ting_gains(inputs[1, i], inputs[2, i], t2, p1, pf1, m_min, m_max, c,
+                                                           f, wide)
         acc0 += w * max(gain0, 0.0)
         acc1 += w * max(gain1, 0.0)
+        if wide:
+            acc2 += w * max(gain2, 0.0)
+            acc3 += w * max(gain3, 0.0)
         acc_min += w * max(gain_min, 0.0)
-    return acc0, acc1, acc_min
+    return acc0, acc1, acc2, acc3, acc_min
 
 
 @kernel(fastmath=_FAST, nogil=True)
@@ -835,9 +858,9 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     types = np.empty(4, np.int64)
     counts = np.empty(4, np.int64)
     sums = np.empty(7)
-    # several variants, or more than two fa-hu bets (the fused leaf takes two a pass), share each leaf's
-    # weights, W and Wf from a buffer
-    buffered = (out.shape[0] > 1 or fa_bets.shape[1] > 2) and not with_bonus
+    # several variants, or more fa-hu bets than the fused leaf takes a pass, share each leaf's weights, W and
+    # Wf from a buffer
+    buffered = (out.shape[0] > 1 or fa_bets.shape[1] > WIDE_BETS) and not with_bonus
     inputs = np.empty((3, n if buffered else 0))
     n_pool = pool.sum()
     for r in range(dead_rows.shape[0]):
@@ -892,20 +915,32 @@ def _leaf_row(row, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, co
               inputs, t2, p1, pf1, m_min, m_max, c_fa, fa_bets, bonus_bet):
     """A values row's ting gains (``row[n_bets + 3:2 * n_bets + 4]``) at one leaf, for one variant's payouts:
     by the fused leaf, with the ting wins after them, or from the ``inputs`` :func:`_leaf_inputs` wrote when
-    several variants share the leaf (the caller writes the wins)."""
+    several variants share the leaf (the caller writes the wins). Two fa-hu bets a pass, or
+    :data:`WIDE_BETS` when there are more."""
     n_bets = fa_bets.shape[0]
     gains = row[n_bets + 3:2 * n_bets + 4]
-    for b0 in range(0, n_bets, 2):
-        b1 = min(b0 + 1, n_bets - 1)
+    wide = n_bets > 2
+    width = WIDE_BETS if wide else 2
+    for b0 in range(0, n_bets, width):
+        c, f = _bets_from(c_fa, b0), _bets_from(fa_bets, b0)
         if inputs.shape[1] > 0:
-            gains[b0], gains[b1], acc_min = _buffered_values(inputs, t2, p1, pf1, m_min, m_max, c_fa[b0],
-                                                             fa_bets[b0], c_fa[b1], fa_bets[b1])
+            acc = _buffered_values(inputs, wide, t2, p1, pf1, m_min, m_max, c, f)
         else:
-            gains[b0], gains[b1], acc_min, row[2 * n_bets + 4], row[2 * n_bets + 5] = _leaf_values(
+            g0, g1, g2, g3, g_min, row[2 * n_bets + 4], row[2 * n_bets + 5] = _leaf_values(
                 w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
-                t2, p1, pf1, m_min, m_max, c_fa[b0], fa_bets[b0], c_fa[b1], fa_bets[b1], bonus_bet)
+                wide, t2, p1, pf1, m_min, m_max, c, f, bonus_bet)
+            acc = (g0, g1, g2, g3, g_min)
+        for j in range(width):
+            gains[min(b0 + j, n_bets - 1)] = acc[j]
         if b0 == 0:
-            gains[n_bets] = acc_min
+            gains[n_bets] = acc[4]
+
+
+@kernel(inline="always")
+def _bets_from(values, b0):
+    """``values[b0:b0 + 4]`` as a tuple, its last entry repeated past the end."""
+    last = values.shape[0] - 1
+    return values[b0], values[min(b0 + 1, last)], values[min(b0 + 2, last)], values[min(b0 + 3, last)]
 
 
 @kernel(inline="always")
