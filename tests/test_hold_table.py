@@ -20,8 +20,16 @@ from solver.game.config import GameConfig
 from solver.game.outcomes import Outcome
 from solver.staged.classes import extensions
 from solver.staged.column_store import store_folder, stored_columns
-from solver.staged.holds import (HoldColumns, TingConstants, hold_columns, live_columns, price, walk, walk_variants,
-                                 with_bonus_columns)
+from solver.staged.holds import (
+    HoldColumns,
+    TingConstants,
+    hold_columns,
+    live_columns,
+    price,
+    walk,
+    walk_variants,
+    with_bonus_columns,
+)
 
 # bonus payouts single precision cannot hold: the walk keeps the pair nets in double precision for them
 ODD = GameConfig(suits=2, ranks=4, copies=2, jokers=1, fa_hu_bets=(1.0, 3.0), fa_hu_ante=0.7, fa_hu=1.3,
