@@ -332,7 +332,10 @@ def test_paytable_walks_together_the_variants_bounds_leave_too_much_of(tmp_path:
     solver = VariantSolver(n_jobs=2, quiet=True, root=tmp_path / "variants", column_store=tmp_path / "store")
     paytable_rows(SMALL, {"ting_hu": [1.25, 1.75]}, solver)
     monkeypatch.setattr(paytable, "BOUNDED_SHARE", most)
-    rows = paytable_rows(SMALL, {"ting_hu": [1.5, 2.0]}, solver)  # in quarters: they can walk together
+    said: list[str] = []
+    rows = paytable_rows(SMALL, {"ting_hu": [1.5, 2.0]}, solver, said.append)  # in quarters: they can walk together
+    together = [line for line in said if "together" in line]
+    assert together == (["stage A of 2 variants, walked together"] if most == 0.0 else [])
     for row in rows:
         holds = Path(row.summary.directory) / "holds.parquet"
         assert bool(read_metadata(holds).get("bounded_by")) == (most == 1.0)
@@ -351,7 +354,9 @@ def test_a_variant_left_alone_by_finished_ones_keeps_its_bounds(tmp_path: Path, 
 
     paytable_rows(SMALL, {"ting_hu": [1.25, 1.75]}, variant_solver())
     monkeypatch.setattr(paytable, "BOUNDED_SHARE", 0.0)
-    rows = paytable_rows(SMALL, {"ting_hu": [1.25, 1.5]}, variant_solver())
+    said: list[str] = []
+    rows = paytable_rows(SMALL, {"ting_hu": [1.25, 1.5]}, variant_solver(), said.append)
+    assert not [line for line in said if "together" in line]  # said only of variants that do walk together
     assert read_metadata(Path(rows[1].summary.directory) / "holds.parquet").get("bounded_by")
 
 

@@ -360,8 +360,7 @@ class VariantSolver:
         share = self._bounded_share(config, others)
         if progress and share is not None:
             progress(f"{label}: bounds leave {share:.1%} of stage A to walk"
-                     + (f", with the rows {len(others)} more of other fa-hu payouts need, to price" if others else "")
-                     + (", walked with others" if share > BOUNDED_SHARE else ""))
+                     + (f", with the rows {len(others)} more of other fa-hu payouts need, to price" if others else ""))
         return share
 
     def _bounded_share(self, config: GameConfig, others: Sequence[GameConfig] = ()) -> float | None:
