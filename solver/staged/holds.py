@@ -586,9 +586,9 @@ def _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_
     return w, win, flush, bonus
 
 
-#: The fa-hu bets the fused leaf values in one pass over the communities when there are more than two: each
-#: pass reads every community's arrays, and a third bet in a pass of its own cost stage A three quarters more
-#: (docs/performance.md, "Three fa-hu bets in one pass").
+#: The fa-hu bets the fused leaf values in one pass over the communities when there are more than two (its
+#: tuples of bets hold four): each pass reads every community's arrays, and valuing three bets from a buffer
+#: instead cost the walk three quarters more (docs/performance.md, "Three fa-hu bets in one pass").
 WIDE_BETS = 4
 
 
