@@ -202,8 +202,9 @@ def test_the_leaf_without_bonus_terms_equals_the_leaf_with_a_zero_bonus(name: st
 def test_the_fused_leaf_equals_the_buffered_leaf(name: str) -> None:
     """A walk values each leaf in one pass over the communities (two fa-hu bets a pass, or four when there
     are more); variants walked together keep each community's weight, W and Wf in a buffer and apply each
-    variant's payouts to it. Under payouts that keep every sum exact the two agree bit for bit, whatever
-    the number of bets."""
+    variant's payouts to it. Under payouts that keep every sum exact the two agree bit for bit. Five bets
+    are more than one pass takes, so there the walk takes the buffer too: that case checks only that a
+    variant walked beside another gets its own walk's values."""
     config = CONFIGS[name]
     constants = TingConstants.of(config)
     for hold, dead in _random_cases(config, 6, 25, seed=37):
