@@ -192,6 +192,49 @@ def test_the_bounds_hold_row_by_row(solved: dict[str, Path], config: GameConfig,
             assert (low >= low1).all() and (high <= high1).all()
 
 
+REAL = load_config(None)
+
+
+@pytest.mark.parametrize("hold", [(0, 1, 2, 3), (0, 0, 1, 2), (0, 1, 9, 10)])
+@pytest.mark.parametrize("solved, config, tighter", [
+    (REAL, replace(REAL, ting_hu=1.5), 0.5), (replace(REAL, ting_hu=1.5), REAL, 0.5),
+    (REAL, replace(REAL, ting_hu=3.0), 0.0), (replace(REAL, ting_hu=3.0), REAL, 0.0),
+    (REAL, replace(REAL, ting_hu_flush=2.5, ting_hu_multiples=(1.0, 2.0, 4.0)), 0.0)])
+def test_on_the_real_deck_only_communities_that_can_win_on_average_move_at_the_largest_multiple(
+        tmp_path: Path, monkeypatch, hold: tuple[int, ...], solved: GameConfig, config: GameConfig,
+        tighter: float) -> None:
+    """A ting payout moves a community whose ting bet loses on average under every dead set (most of them on
+    the real deck; on a small one few lose so much) at the smallest multiple's rate. On real holds against
+    every seventh of their dead sets, each bet's value walked under both payouts stays within the bounds, and
+    they are never wider than if every live community moved at the largest multiple's rate (the winning ones'
+    sums at no dead card taken as unbounded): for a payout half as large again, narrower on most rows (``tighter``;
+    a payout three times as large lets nearly every community of a strong hold win on average)."""
+    from solver.game.cards import counts_of
+    from solver.staged import bounds
+    from solver.staged.classes import extensions
+    from solver.staged.holds import TingConstants, hold_columns, walk
+
+    geometry = REAL.geometry
+    dead = np.ascontiguousarray(extensions(geometry, hold, 4)[::7])
+    walked = {}
+    for c in (solved, config):
+        constants = TingConstants.of(c)
+        walked[c] = walk(hold_columns(counts_of(hold, geometry), c, constants), dead, c, constants)
+    n_bets = len(REAL.fa_hu_bets)
+    digits = np.column_stack([np.broadcast_to(hold, (len(dead), 4)), dead])
+    keys = digits @ geometry.n_types ** np.arange(7, -1, -1, dtype=np.int64)
+    before, after = walked[solved][:, :n_bets], walked[config][:, :n_bets]
+    gains, wins = walked[solved][:, n_bets + 3:2 * n_bets + 4], walked[solved][:, 2 * n_bets + 4:]
+    fall, rise = bounds._Slopes(solved, config, tmp_path).moves(keys, wins, gains)
+    assert (before - fall <= after + 1e-12).all() and (after <= before + rise + 1e-12).all()
+    hold_wins = bounds._Slopes._hold_wins
+    monkeypatch.setattr(bounds._Slopes, "_hold_wins",
+                        lambda self, code: np.r_[hold_wins(self, code)[:2], np.inf, np.inf])
+    every_fall, every_rise = bounds._Slopes(solved, config, tmp_path).moves(keys, wins, gains)
+    assert (fall <= every_fall).all() and (rise <= every_rise).all()
+    assert (fall + rise < every_fall + every_rise - 1e-12).mean() >= tighter
+
+
 def _moved_exactly(solved: GameConfig, config: GameConfig) -> bool:
     """Whether a solve's values move to a variant's exactly: the largest multiple (by F dm Z+, from the solve's
     ting gains), the step-11 payouts (by their counts), the deal payouts (not at all) and fewer bets may differ."""

@@ -17,14 +17,18 @@ bounds it, ``z+ <= (W p1 + Wf pf1) (1 - 1 / max(p1, pf1))`` (``W + Wf`` of the
 a larger or smaller largest multiple bounds the variant's values row by row
 (:class:`_Slopes`):
 
-* rising payouts add at most ``dc_F (S_W + S_Wf) + F m_max (dp1 S_W + dpf1 S_Wf)``
-  (and ``F dm (p1 S_W + pf1 S_Wf) (1 - 1 / max(p1, pf1))`` for the multiple of a solve
-  with one; ``m_max``, ``p1``, ``pf1`` the larger of the two) to ``G_F``, with
-  ``S_W = sum_c w_c W_c`` and ``S_Wf`` the solve's ting wins
+* rising payouts add at most ``dc_F (S_W + S_Wf) + F m_min (dp1 S_W + dpf1 S_Wf)``
+  to ``G_F``, with ``S_W = sum_c w_c W_c`` and ``S_Wf`` the solve's ting wins
   (:data:`solver.staged.holds.WINS_COLUMNS`, over its live communities), plus
   the same of the communities the variant's payouts make live and the solve's
   did not, at their counts with no dead card (each hold's, from the column
-  store): no dead set can raise a count;
+  store): no dead set can raise a count. Only a community whose ``z`` can pass
+  0 at the larger payouts (``W p1 + Wf pf1`` at no dead card above the fewest
+  completions left) bets the largest multiple, so those alone add
+  ``F (m_max - m_min) (dp1 X_W + dpf1 X_Wf)`` more (and ``F dm (p1 X_W + pf1 X_Wf)
+  (1 - 1 / max(p1, pf1))`` for the multiple of a solve with one; the multiples,
+  ``p1`` and ``pf1`` the larger of the two), ``X`` their wins at no dead card, at
+  most the row's ``S``: this share is small, most ting bets losing on average;
 * falling payouts take at most as much off (no community can gain from them);
 * ``V`` never falls as a payout or the largest multiple rises, so a solve below
   bounds from below and one above from above.
@@ -305,23 +309,31 @@ class _Slopes:
         up, down = ({k: max(s * v, 0.0) for k, v in d.items()} for s in (1.0, -1.0))
         self.up, self.down = self._coefficients(up), self._coefficients(down)
         self.rises = any(v > 0 for v in up.values()) or self.reach is not self.variant
-        self.extra: dict[int, np.ndarray] = {}  # per hold: the ting wins of communities newly live
+        # per hold: the ting wins of communities newly live, then of those that can win on average
+        self.per_hold: dict[int, np.ndarray] = {}
 
-    def _coefficients(self, change: dict[str, float]) -> np.ndarray:
+    def _coefficients(self, change: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
         """Per fa-hu bet F, what a community's gain moves by at most per unit of W and of Wf, one side's
-        ``change`` (each :func:`monotone` quantity's, that way) made: ``c_F`` moves ``u = W + Wf``; ``y`` moves
-        by at most ``m dz + dm z+``, with ``m`` and ``z+`` at the larger payouts. There ``W + Wf`` completions
-        of the ``C(left - 4, 2)`` win, so ``z <= (W p1 + Wf pf1) (1 - 1 / max(p1, pf1))``. The smallest
-        multiple moves only a community whose bet loses on average (``z < 0``) and beats folding at the
-        smaller multiple ``m``, so ``F m |z| < c_F u``: by at most ``dm c_F u / m``, ``c_F`` the larger."""
+        ``change`` (each :func:`monotone` quantity's, that way) made: of every live community, and more of
+        those whose ting bet can win on average at the larger payouts (``z > 0`` under some dead set,
+        :meth:`_hold_wins`). ``c_F`` moves ``u = W + Wf``. ``y`` moves by ``m_min dz`` while ``z < 0`` and by
+        ``m_max dz`` above, so by at most ``m_min dz`` plus, where ``z`` can pass 0, ``(m_max - m_min) dz +
+        dm z+``, with the multiples and ``z+`` at the larger payouts; there ``W + Wf`` completions of the
+        ``C(left - 4, 2)`` win, so ``z <= (W p1 + Wf pf1) (1 - 1 / max(p1, pf1))``. The smallest multiple
+        moves only a community whose bet loses on average (``z < 0``) and beats folding at the smaller
+        multiple ``m``, so ``F m |z| < c_F u``: by at most ``dm c_F u / m``, ``c_F`` the larger."""
         f = self.variant.fa_bets
         m = max(self.variant.m_max, self.solved.m_max)
+        m_low = min(max(self.variant.m_min, self.solved.m_min), m)  # the slope of y below 0, the larger
         p = {"ting_hu": max(self.variant.p1, self.solved.p1), "ting_hu_flush": max(self.variant.pf1, self.solved.pf1)}
         positive = max(0.0, 1.0 - 1.0 / max(p.values()))  # the share of W p1 + Wf pf1 that z can be
         smallest = change["smallest_multiple"] * np.maximum(self.variant.c, self.solved.c) / min(
             self.variant.m_min, self.solved.m_min)
-        return np.stack([change["ting_hu_ante"] + f * change["ting_hu_fa"] + smallest
-                         + f * (m * change[k] + change["largest_multiple"] * positive * p[k]) for k in p], axis=1)
+        every = np.stack([change["ting_hu_ante"] + f * change["ting_hu_fa"] + smallest + f * m_low * change[k]
+                          for k in p], axis=1)
+        winning = np.stack([f * ((m - m_low) * change[k] + change["largest_multiple"] * positive * p[k]) for k in p],
+                           axis=1)
+        return every, winning
 
     def bounds(self, keys: np.ndarray, evs: np.ndarray, wins: np.ndarray, gains: np.ndarray,
                step11: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
@@ -340,20 +352,32 @@ class _Slopes:
         """How far each of the rows ``keys`` (their ting wins ``wins``, ting gains ``gains``) can fall and rise
         at each fa-hu bet."""
         _, norm = _community_draws(keys, self.config.geometry)
-        extra = _per_hold(keys, self.config, self._new_wins) if self.rises else np.zeros_like(wins)
+        per_hold = _per_hold(keys, self.config, self._hold_wins)
+        extra = per_hold[:, :2] if self.rises else np.zeros_like(wins)
         shift = 0.0 if self.move is None else largest_shift(gains, self.move) / norm[:, None]
         falling = wins + extra if self.reach is not self.variant else wins  # the chain's middle: more live
-        return falling @ self.down.T / norm[:, None] - shift, (wins + extra) @ self.up.T / norm[:, None] + shift
+        rising = wins + extra
+        # a row's communities that can win on average are among its live ones, and their sums at no dead card
+        # bound theirs under any dead set (W, Wf and the weights only fall as cards die)
+        sides = [(w, np.minimum(per_hold[:, 2:], w), c) for w, c in ((falling, self.down), (rising, self.up))]
+        fall, rise = ((w @ c[0].T + winning @ c[1].T) / norm[:, None] for w, winning, c in sides)
+        return fall - shift, rise + shift
 
-    def _new_wins(self, code: int) -> np.ndarray:
+    def _hold_wins(self, code: int) -> np.ndarray:
         """The ting wins, at no dead card, of the hold's communities the variant's payouts (or those between
-        the two, :attr:`reach`) make live and the solve's did not."""
-        extra = self.extra  # read once: threads bounding other parts replace it
-        if code not in extra:
+        the two, :attr:`reach`) make live and the solve's did not; then those of the communities whose ting bet
+        can win on average (``z > 0``) under some dead set at the larger of the two solves' payouts."""
+        known = self.per_hold  # read once: threads bounding other parts replace it
+        if code not in known:
+            from solver.staged.holds import _fewest_completions
+
             w0, q0, pool = _stored_counts(code, self.config, self.store)
             new = _live(q0, pool, self.reach) & ~_live(q0, pool, self.solved)
-            self.extra = extra = {code: (w0[new] * q0[:, new]).sum(axis=1)}  # rows come hold by hold
-        return extra[code]
+            p1, pf1 = max(self.variant.p1, self.solved.p1), max(self.variant.pf1, self.solved.pf1)
+            winning = q0[0] * p1 + q0[1] * pf1 > _fewest_completions(pool) * (1.0 - TOLERANCE)
+            self.per_hold = known = {code: np.concatenate([(w0[new] * q0[:, new]).sum(axis=1),
+                                                           (w0[winning] * q0[:, winning]).sum(axis=1)])}
+        return known[code]  # rows come hold by hold
 
 
 class _BetSizes:
