@@ -70,7 +70,7 @@ import numpy as np
 from solver.game.cards import DeckGeometry
 from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, config_from_dict
 from solver.runtime.jit import kernel
-from solver.staged.holds import TingConstants, largest_move, largest_shift
+from solver.staged.holds import TingConstants, _fewest_completions, largest_move, largest_shift
 
 MONOTONE_PAYOUTS = ("ting_hu_ante", "ting_hu_fa", "ting_hu", "ting_hu_flush")
 """The payouts of a won ting bet: a stage-A value never falls as any of them rises, nor as the largest ting
@@ -306,6 +306,9 @@ class _Slopes:
         self.move = largest_move(solved, config)
         if self.move is not None:
             d["largest_multiple"] = 0.0
+        # the ting win payouts, each the larger of the two: where z is largest
+        self.larger = {"ting_hu": max(self.variant.p1, self.solved.p1),
+                       "ting_hu_flush": max(self.variant.pf1, self.solved.pf1)}
         up, down = ({k: max(s * v, 0.0) for k, v in d.items()} for s in (1.0, -1.0))
         self.up, self.down = self._coefficients(up), self._coefficients(down)
         self.rises = any(v > 0 for v in up.values()) or self.reach is not self.variant
@@ -325,7 +328,7 @@ class _Slopes:
         f = self.variant.fa_bets
         m = max(self.variant.m_max, self.solved.m_max)
         m_low = min(max(self.variant.m_min, self.solved.m_min), m)  # the slope of y below 0, the larger
-        p = {"ting_hu": max(self.variant.p1, self.solved.p1), "ting_hu_flush": max(self.variant.pf1, self.solved.pf1)}
+        p = self.larger
         positive = max(0.0, 1.0 - 1.0 / max(p.values()))  # the share of W p1 + Wf pf1 that z can be
         smallest = change["smallest_multiple"] * np.maximum(self.variant.c, self.solved.c) / min(
             self.variant.m_min, self.solved.m_min)
@@ -369,11 +372,9 @@ class _Slopes:
         can win on average (``z > 0``) under some dead set at the larger of the two solves' payouts."""
         known = self.per_hold  # read once: threads bounding other parts replace it
         if code not in known:
-            from solver.staged.holds import _fewest_completions
-
             w0, q0, pool = _stored_counts(code, self.config, self.store)
             new = _live(q0, pool, self.reach) & ~_live(q0, pool, self.solved)
-            p1, pf1 = max(self.variant.p1, self.solved.p1), max(self.variant.pf1, self.solved.pf1)
+            p1, pf1 = self.larger.values()
             winning = q0[0] * p1 + q0[1] * pf1 > _fewest_completions(pool) * (1.0 - TOLERANCE)
             self.per_hold = known = {code: np.concatenate([(w0[new] * q0[:, new]).sum(axis=1),
                                                            (w0[winning] * q0[:, winning]).sum(axis=1)])}
@@ -494,7 +495,7 @@ def _stored_counts(code: int, config: GameConfig, store: Path) -> tuple[np.ndarr
 def _live(q0: np.ndarray, pool: np.ndarray, constants: TingConstants) -> np.ndarray:
     """Which communities (their W and Wf with no dead card, ``q0``; the hold's suited ``pool``) the payouts of
     ``constants`` leave live."""
-    from solver.staged.holds import _fewest_completions, _live_mask
+    from solver.staged.holds import _live_mask
 
     mask = np.empty(q0.shape[1], np.bool_)
     _live_mask(q0, constants.p1, constants.pf1, _fewest_completions(pool), constants.m_min, constants.m_max,
