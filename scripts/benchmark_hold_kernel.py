@@ -1,6 +1,7 @@
 """Time the hold kernels on the real deck, warm, and print the median: the evaluator's (default) or stage A's.
 
-Usage: python scripts/benchmark_hold_kernel.py [--stage-a [--config FILE]] [--repeats N] [--holds N] [--json]
+Usage: python scripts/benchmark_hold_kernel.py [--stage-a [--tracking] [--config FILE]] [--repeats N] [--holds N]
+       [--save FILE] [--json]
 
 Twelve random (hold, dead cards) states by default, each valued once alone
 (``fa_values``) and once for four removal cases in one pass
@@ -13,7 +14,10 @@ the hold classes (every ``--holds``-th class) has its columns built
 ``--save FILE`` the walks' values are written too, to compare two versions
 bit for bit, and ``--config`` names other payouts of the real deck (more fa-hu
 bets, say) (without ``--stage-a``, ``--save`` writes the evaluator's values,
-also with a bonus bet and counting outcomes).
+also with a bonus bet and counting outcomes). ``--tracking`` walks stage A as
+the forward count does instead: the columns with the bonus net's, every dead
+set's outcome counts at the first fa-hu bet (its timing per hold and per (dead
+set, live community)).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ def main() -> None:
     parser.add_argument("--stage-a", action="store_true", help="time stage A's hold_columns and walk")
     parser.add_argument("--save", metavar="FILE", help="save the values computed (.npy), to compare two versions")
     parser.add_argument("--config", help="with --stage-a: a TOML configuration (default: the real deck's)")
+    parser.add_argument("--tracking", action="store_true", help="with --stage-a: the forward count's tracking walk")
     args = parser.parse_args()
     if args.stage_a:
         stage_a(args)
@@ -85,7 +90,7 @@ def stage_a(args: argparse.Namespace) -> None:
     """Median time per hold of building its columns and walking its dead sets."""
     from solver.game.config import load_config
     from solver.staged.classes import extensions, group_classes
-    from solver.staged.holds import TingConstants, hold_columns, walk
+    from solver.staged.holds import HoldColumns, TingConstants, hold_columns, walk, with_bonus_columns
 
     config = load_config(args.config) if args.config else DEFAULT_CONFIG
     geometry = config.geometry
@@ -93,26 +98,41 @@ def stage_a(args: argparse.Namespace) -> None:
     classes = group_classes(geometry, 4)
     holds = [tuple(int(c) for c in h) for h in classes[:: max(1, len(classes) // args.holds)][: args.holds]]
     deads = [extensions(geometry, h, 4) for h in holds]
-    walk(hold_columns(counts_of(holds[0], geometry), config, constants), deads[0], config, constants)
-    build, walked, values = [], [], []
+
+    def columns_of(hold: tuple[int, ...]) -> HoldColumns:
+        columns = hold_columns(counts_of(hold, geometry), config, constants)
+        return with_bonus_columns(columns, config) if args.tracking else columns
+
+    def walked_values(columns: HoldColumns, dead: np.ndarray) -> np.ndarray:
+        if not args.tracking:
+            return walk(columns, dead, config, constants)
+        first_bet = np.zeros(len(dead), np.int64)
+        return walk(columns, dead, config, constants, track_bet=first_bet, track_min=np.zeros(len(dead), bool))
+
+    walked_values(columns_of(holds[0]), deads[0])
+    build, walked, per_community, values = [], [], [], []
     for _ in range(args.repeats):
         t_build = t_walk = 0.0
+        leaves = 0
         values = []
         for hold, dead in zip(holds, deads):
             start = time.perf_counter()
-            columns = hold_columns(counts_of(hold, geometry), config, constants)
+            columns = columns_of(hold)
             middle = time.perf_counter()
-            values.append(walk(columns, dead, config, constants))
+            values.append(walked_values(columns, dead))
             t_build += middle - start
             t_walk += time.perf_counter() - middle
+            leaves += len(dead) * columns.n_live
         build.append(t_build / len(holds))
         walked.append(t_walk / len(holds))
+        per_community.append(t_walk / leaves * 1e9)
     if args.save:
         np.save(args.save, np.concatenate(values))
-    result = {"holds": len(holds), "columns_s_per_hold": statistics.median(build),
-              "walk_s_per_hold": statistics.median(walked)}
+    result = {"holds": len(holds), "tracking": args.tracking, "columns_s_per_hold": statistics.median(build),
+              "walk_s_per_hold": statistics.median(walked), "walk_ns_per_community": statistics.median(per_community)}
     print(json.dumps(result) if args.json else f"{len(holds)} holds: columns {result['columns_s_per_hold']:.4f} s, "
-          f"walk {result['walk_s_per_hold']:.4f} s per hold (medians of {args.repeats})")
+          f"walk {result['walk_s_per_hold']:.4f} s per hold, {result['walk_ns_per_community']:.3f} ns per (dead set, "
+          f"live community) (medians of {args.repeats})")
 
 
 if __name__ == "__main__":
