@@ -25,6 +25,7 @@ from solver.staged.bounds import (
     near,
     sizes_near,
 )
+from solver.staged.chunks import stage_arrays_ready
 from solver.staged.forward import decode_rows
 from solver.staged.run import solve
 from solver.tables.files import bounded_stage_a, content_digest, read_metadata
@@ -450,32 +451,54 @@ def test_a_chart_of_a_bounded_variant_is_refused(solved: dict[str, Path], capsys
 
 
 @pytest.mark.parametrize("again", ["bounded", "whole"])
-def test_a_bounded_solve_stopped_after_writing_holds_resumes_right(solved: dict[str, Path], tmp_path: Path,
-                                                                     monkeypatch, again: str) -> None:
-    """Stopped after its partial holds.parquet is written but before stage B's arrays are saved, a bounded
-    solve resumes (bounded again, or whole) without taking the partial table for the whole stage A."""
+@pytest.mark.parametrize("moment", ["before its arrays", "before its table", "after its table"])
+def test_a_bounded_solve_stopped_around_stage_a_resumes_right(solved: dict[str, Path], tmp_path: Path,
+                                                              monkeypatch, again: str, moment: str) -> None:
+    """Stopped before stage A's arrays are saved, after them but before its partial holds.parquet is written
+    (a thread writes it while the later stages run), or after that, a bounded solve resumes (bounded again,
+    or whole) without taking a partial table for the whole stage A, nor leaving a table it did not write."""
+    import time
+
     from solver.staged import run
 
-    real = run.save_stage_arrays
+    real_save = run.save_stage_arrays
 
-    def stop(directory: Path, name: str, arrays: dict) -> None:
+    def stop_saving(directory: Path, name: str, arrays: dict) -> None:
         if name == "holds" and "values" in arrays:
             raise KeyboardInterrupt
-        real(directory, name, arrays)
+        real_save(directory, name, arrays)
 
+    def stop_writing(*args) -> None:
+        raise KeyboardInterrupt
+
+    def stop_after_table(solve_job, quiet) -> None:
+        for _ in range(600):  # the table is written in a thread: stop once it is there
+            if (solve_job.directory / "holds.parquet").exists():
+                raise KeyboardInterrupt
+            time.sleep(0.05)
+        raise AssertionError("holds.parquet never written")
+
+    stops = {"before its arrays": ("save_stage_arrays", stop_saving),
+             "before its table": ("_written_later", stop_writing),
+             "after its table": ("_stage_draws", stop_after_table)}
     bounds, store, target = (solved["low"],), solved["low"].parent / "store", tmp_path / "stopped"
-    monkeypatch.setattr(run, "save_stage_arrays", stop)
+    monkeypatch.setattr(run, *stops[moment])
     with pytest.raises(KeyboardInterrupt):
         solve(replace(SMALL, ting_hu=1.5), target, n_jobs=1, quiet=True, column_store=store, index=False,
               bounds=bounds)
-    assert read_metadata(target / "holds.parquet")["bounded_by"]
-    monkeypatch.setattr(run, "save_stage_arrays", real)
+    arrays = stage_arrays_ready(target, "holds", ("key", "values"))
+    assert arrays == (moment != "before its arrays")
+    assert (target / "holds.parquet").exists() == (moment == "after its table")
+    assert not (target / "summary.parquet").exists()
+    monkeypatch.undo()
     solve(replace(SMALL, ting_hu=1.5), target, n_jobs=1, quiet=True, column_store=store, index=False,
           bounds=bounds if again == "bounded" else None)
-    names = ["summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "tracking.parquet"]
+    names = ["summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "tracking.parquet",
+             "holds.parquet"]
     same = solved["above-low" if again == "bounded" else "whole"]
-    for name in names + (["holds.parquet"] if again == "whole" else []):
+    for name in names:
         assert content_digest(target / name) == content_digest(same / name), name
+    assert bool(read_metadata(target / "holds.parquet").get("bounded_by")) == (again == "bounded")
 
 
 @pytest.mark.parametrize("name", ["bounded", "bets-bounded"])

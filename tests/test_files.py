@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.tables.files import in_threads, one_ahead
+from solver.tables.files import in_threads, one_ahead, write_table
 
 
 def test_one_ahead_keeps_order_and_raises_in_the_caller() -> None:
@@ -40,3 +40,22 @@ def test_in_threads_raises_the_work_error_in_the_caller() -> None:
 
     with pytest.raises(ValueError, match="item 4"):
         list(in_threads(work, range(10), threads=2))
+
+
+def test_tables_are_written_with_each_column_kind_encoded_as_chosen(tmp_path) -> None:
+    """Floating-point columns (list elements too) byte-stream-split, text dictionary-encoded, integers plain;
+    the table read back is the one written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({"key": pa.array([3, 1, 2], pa.int64()), "ev": [0.5, -1.25, 2.0],
+                      "evs": pa.array([[1.0, 2.5], [0.0, -3.0], [7.0, 8.0]], pa.list_(pa.float64(), 2)),
+                      "hand": ["1m2m", "3p", "1m2m"]})
+    path = tmp_path / "t.parquet"
+    write_table(path, table, {b"k": b"v"})
+    assert pq.read_table(path).replace_schema_metadata(None).equals(table)
+    group = pq.ParquetFile(path).metadata.row_group(0)
+    encodings = {group.column(i).path_in_schema: group.column(i).encodings for i in range(group.num_columns)}
+    assert "BYTE_STREAM_SPLIT" in encodings["ev"] and "BYTE_STREAM_SPLIT" in encodings["evs.list.element"]
+    assert any("DICTIONARY" in e for e in encodings["hand"])
+    assert not any("DICTIONARY" in e or e == "BYTE_STREAM_SPLIT" for e in encodings["key"])

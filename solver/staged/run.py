@@ -35,6 +35,7 @@ import time
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -177,39 +178,62 @@ def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int) -> pa.Table:
                      "ting_wins": list_column(rows[:, 2 * n_bets + 4:])})
 
 
-def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> None:
-    """Stage A, unless its arrays are there: solved, read from ``holds_from`` (the same stage A), or
-    priced again from it (the same walk, other step-11 payouts); written to ``holds.parquet`` (unless
-    read) a chunk at a time, and its keys and values to the arrays ``chunks/holds-*.npy``."""
+def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Future | None:
+    """Stage A, unless its arrays and table are there: solved, read from ``holds_from`` (the same stage A),
+    or priced again from it (the same walk, other step-11 payouts); its keys and values saved to the arrays
+    ``chunks/holds-*.npy`` (:func:`_save_holds_arrays`), then its rows to ``holds.parquet`` (unless read).
+    A walked stage A's table is written from its chunk files in a thread while the later stages run (mostly
+    on one core, leaving the other free): that write is returned, to be waited for before the summary."""
     directory = solve.directory
-    if stage_arrays_ready(directory, "holds", ("key", "values")):
-        return
     path = directory / "holds.parquet"
-    if path.exists() and bounded_stage_a(directory):
-        path.unlink()  # a bounded stage A lacks rows the arrays need: made again (from its chunks, if bounded again)
+    ready = stage_arrays_ready(directory, "holds", ("key", "values"))
+    if ready and (holds_from is not None or (path.exists() and bounded_stage_a(directory) == bool(solve.bounds))):
+        return None
+    if path.exists() and (ready or bounded_stage_a(directory)):
+        path.unlink()  # a bounded stage A lacks rows the arrays need (a whole one's are made again from chunks)
     columns = ["key", "evs", "ev_minimum_bets"]
-    kept: list[pa.Table] = []  # those columns of the parts written, rather than reading them back
-    if not path.exists():
-        if holds_from is not None and _same_stage_a(holds_from, solve.config):
-            path = holds_from / "holds.parquet"
-        else:
-            if holds_from is not None:
-                parts = _repriced(solve, holds_from / "holds.parquet")
-            else:
-                paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet,
-                                  tag=_holds_tag(solve.bounds))
-                parts = (pq.read_table(p).replace_schema_metadata(None) for p in paths)
-            extra = {"bounded_by": solve.bounds, "walked_for": _walking_for(solve)} if solve.bounds else None
-            write_parts(path, (_walked_rows(_kept_columns(part, columns, kept)) for part in parts),
-                        file_metadata(solve.config, solve.objective, extra))
-    table = pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns)
+    if path.exists() or (holds_from is not None and _same_stage_a(holds_from, solve.config)):
+        _save_holds_arrays(solve, pq.read_table(path if path.exists() else holds_from / "holds.parquet",
+                                                columns=columns), holds_from, path)
+        return None
+    extra = {"bounded_by": solve.bounds, "walked_for": _walking_for(solve)} if solve.bounds else None
+    metadata = file_metadata(solve.config, solve.objective, extra)
+    if holds_from is not None:
+        kept: list[pa.Table] = []  # those columns of the parts written, rather than reading them back
+        write_parts(path, (_walked_rows(_kept_columns(part, columns, kept)) for part in
+                           _repriced(solve, holds_from / "holds.parquet")), metadata)
+        if not ready:
+            _save_holds_arrays(solve, pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns),
+                               holds_from, path)
+        return None
+    paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet,
+                      tag=_holds_tag(solve.bounds))
+    if not ready:  # else stopped after its arrays, before its table: the table alone
+        _save_holds_arrays(solve, pa.concat_tables(
+            [_walked_rows(pq.read_table(p, columns=columns).replace_schema_metadata(None)) for p in paths]),
+            holds_from, path)
+    return _written_later(path, paths, metadata)
+
+
+def _save_holds_arrays(solve: SolveJob, table: pa.Table, holds_from: Path | None, path: Path) -> None:
+    """Stage A's keys and values (``table``'s rows: every row, or a bounded variant's walked ones, then spread
+    over every key) into the arrays ``chunks/holds-*.npy`` that the later stages read."""
     keys = as_array(table["key"])
     values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
     if solve.bounds:  # the rows walked (its own, or a bounded sibling's, read or priced), spread over every key
         keys, values = _every_row(solve, keys, values, holds_from / "holds.parquet" if holds_from else path)
         _exact_rows(solve, keys, values)
     values[np.isnan(values)] = -np.inf  # rows a bounded variant did not walk: never a state's best
-    save_stage_arrays(directory, "holds", {"key": keys, "values": values})
+    save_stage_arrays(solve.directory, "holds", {"key": keys, "values": values})
+
+
+def _written_later(path: Path, chunks: list[Path], metadata: dict[bytes, bytes]) -> Future:
+    """``holds.parquet`` written from stage A's ``chunks`` (their walked rows) in a thread of its own."""
+    parts = (_walked_rows(pq.read_table(p).replace_schema_metadata(None)) for p in chunks)
+    pool = ThreadPoolExecutor(1, thread_name_prefix="mahjong-poker-holds")
+    writing = pool.submit(write_parts, path, parts, metadata)
+    pool.shutdown(wait=False)  # the write goes on; the interpreter waits for it before it exits
+    return writing
 
 
 def _every_row(solve: SolveJob, keys: np.ndarray, values: np.ndarray, path: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -734,9 +758,10 @@ def _bounded(config: GameConfig, directory: Path, bounds: Sequence[Path] | None,
              parallel: tuple[str, str | None, int] = ("loky", None, -1), quiet: bool = True,
              source: Path | None = None, also: Sequence[GameConfig] = ()) -> str:
     """The bounds as recorded, with the keys stage A must walk saved in ``chunks/holds-needed.npy`` (kept
-    from an earlier run with the same bounds; :func:`_needed_rows`), or "" when stage A walks every row: no
-    bounds, no column store, or stage A already merged."""
-    if bounds is None or store is None or stage_arrays_ready(directory, "holds", ("key", "values")) or \
+    from an earlier run with the same bounds, also one stopped after stage A: its forward count reads the
+    bounds too; :func:`_needed_rows`), or "" when stage A walks every row: no bounds, no column store, or a
+    whole stage A's table already written."""
+    if bounds is None or store is None or \
             ((directory / "holds.parquet").exists() and not bounded_stage_a(directory)):  # stage A is whole there
         return ""
     bounds = [Path(b).absolute() for b in bounds]
@@ -914,15 +939,19 @@ def _solve(solve: SolveJob, source: Path | None, start: float, n_jobs: int, back
     timings: dict[str, float] = {}
     with _backend(backend, scheduler, n_jobs):
         with _timed(timings, "holds", quiet):
-            _stage_holds(solve, source, quiet)
-        with _timed(timings, "draws", quiet):
-            _stage_draws(solve, quiet)
-        with _timed(timings, "firsts", quiet):
-            _stage_firsts(solve, quiet)
-        with _timed(timings, "deals", quiet):
-            deals = _deal_choices(solve)
-        with _timed(timings, "outcomes", quiet):
-            counts, bonus_net, draws, declined = _forward(solve, deals, source, quiet)
+            writing = _stage_holds(solve, source, quiet)
+        try:
+            with _timed(timings, "draws", quiet):
+                _stage_draws(solve, quiet)
+            with _timed(timings, "firsts", quiet):
+                _stage_firsts(solve, quiet)
+            with _timed(timings, "deals", quiet):
+                deals = _deal_choices(solve)
+            with _timed(timings, "outcomes", quiet):
+                counts, bonus_net, draws, declined = _forward(solve, deals, source, quiet)
+        finally:
+            if writing is not None:
+                writing.result()  # holds.parquet, before the summary marks the solve finished (or the error)
     summary = _finish(solve, deals, counts, bonus_net, draws, declined, time.monotonic() - start, timings)
     _drop_chunks(directory)
     return summary

@@ -190,7 +190,8 @@ def write_parts(path: Path, parts: Iterable[pa.Table], metadata: dict[bytes, byt
                 part = part.replace_schema_metadata({**(part.schema.metadata or {}), **metadata})
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, part.schema, compression="zstd",
-                                              use_dictionary=_dictionary_columns(part.schema))
+                                              use_dictionary=_dictionary_columns(part.schema),
+                                              use_byte_stream_split=_split_columns(part.schema))
                 writer.write_table(part, row_group_size=ROW_GROUP_SIZE)
         finally:
             if writer is not None:
@@ -237,13 +238,27 @@ def _dictionary_columns(schema: Any) -> list[str]:
     mostly distinct, are not: stage A's 25 million rows write in about half the time, and smaller."""
     import pyarrow as pa
 
-    def text(kind: Any) -> bool:
-        return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+    return _columns_of(schema, lambda kind: pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
-    columns = [field.name for field in schema if text(field.type)]
+
+def _split_columns(schema: Any) -> list[str]:
+    """The parquet columns to write byte-stream-split: floating-point numbers, whose bytes then compress
+    apart (exponents with exponents). Stage A's rows write a fifth faster, read faster, and take a seventh
+    less room (docs/performance.md, "Parquet writes")."""
+    import pyarrow as pa
+
+    return _columns_of(schema, pa.types.is_floating)
+
+
+def _columns_of(schema: Any, kind_is: Callable[[Any], bool]) -> list[str]:
+    """The parquet column paths of ``schema``'s fields, and of its list fields' elements, whose (element)
+    type passes ``kind_is``."""
+    import pyarrow as pa
+
+    columns = [field.name for field in schema if kind_is(field.type)]
     return columns + [f"{field.name}.list.element" for field in schema
                       if (pa.types.is_list(field.type) or pa.types.is_fixed_size_list(field.type))
-                      and text(field.type.value_type)]
+                      and kind_is(field.type.value_type)]
 
 
 _CONFIG_FILE: list[str] = []  # the --config FILE of the running command, repeated in the hints below
