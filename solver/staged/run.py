@@ -182,15 +182,15 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Futur
     """Stage A, unless its arrays and table are there: solved, read from ``holds_from`` (the same stage A),
     or priced again from it (the same walk, other step-11 payouts); its keys and values saved to the arrays
     ``chunks/holds-*.npy`` (:func:`_save_holds_arrays`), then its rows to ``holds.parquet`` (unless read).
-    A walked stage A's table is written from its chunk files in a thread while the later stages run (mostly
-    on one core, leaving the other free): that write is returned, to be waited for before the summary."""
+    A walked stage A's table is written from its chunk files in a thread while the later stages run (their
+    serial parts leave a core free for it): that write is returned, to be waited for before the summary."""
     directory = solve.directory
     path = directory / "holds.parquet"
     ready = stage_arrays_ready(directory, "holds", ("key", "values"))
     if ready and (holds_from is not None or (path.exists() and bounded_stage_a(directory) == bool(solve.bounds))):
         return None
     if path.exists() and (ready or bounded_stage_a(directory)):
-        path.unlink()  # a bounded stage A lacks rows the arrays need (a whole one's are made again from chunks)
+        path.unlink()  # a bounded table lacks rows the arrays need, or is not this solve's kind: again from chunks
     columns = ["key", "evs", "ev_minimum_bets"]
     if path.exists() or (holds_from is not None and _same_stage_a(holds_from, solve.config)):
         _save_holds_arrays(solve, pq.read_table(path if path.exists() else holds_from / "holds.parquet",
