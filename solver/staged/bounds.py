@@ -70,7 +70,7 @@ import numpy as np
 from solver.game.cards import DeckGeometry
 from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, config_from_dict
 from solver.runtime.jit import kernel
-from solver.staged.holds import TingConstants, _fewest_completions, largest_move, largest_shift
+from solver.staged.holds import TingConstants, _fewest_completions, largest_move
 
 MONOTONE_PAYOUTS = ("ting_hu_ante", "ting_hu_fa", "ting_hu", "ting_hu_flush")
 """The payouts of a won ting bet: a stage-A value never falls as any of them rises, nor as the largest ting
@@ -193,11 +193,17 @@ def needed_keys(config: GameConfig, bounds: Sequence[Path], holds: np.ndarray, r
     by the solves ``bounds``: those it must walk, and those whose values at their best bets a solve of other
     fa-hu bets gives exactly (:func:`exact_values`). From every post-draw state's number of holds and
     stage-A rows (``holds``, ``rows``: the column store's), and the payout-free columns in ``store``."""
+    from solver.tables.files import in_threads
+
     keys, low, high, exact = _row_bounds(config, bounds, store)
     needed = np.zeros(len(keys), bool)
-    for start in range(0, len(holds), STATES_AT_ONCE):  # in slices: the rows are memory-mapped
+
+    def mark(start: int) -> None:  # in slices, the rows being memory-mapped; threads only ever set True
         part = slice(start, start + STATES_AT_ONCE)
         _mark_needed(np.asarray(holds[part]), np.asarray(rows[part]), low, high, FOLD, TOLERANCE, needed)
+
+    for _ in in_threads(mark, range(0, len(holds), STATES_AT_ONCE)):
+        pass
     return keys[needed & ~exact], keys[needed & exact]
 
 
@@ -349,22 +355,22 @@ class _Slopes:
             flush = np.subtract(self.variant.step11_flush, self.solved.step11_flush)
             four, _ = _community_draws(keys, self.config.geometry)
             evs = evs + (step11[:, :1] * hu + step11[:, 1:] * flush) / four[:, None]
-        return keys, (evs - fall).max(axis=1), (evs + rise).max(axis=1), np.zeros(len(keys), bool)
+        return keys, _row_max(evs - fall), _row_max(evs + rise), np.zeros(len(keys), bool)
 
     def moves(self, keys: np.ndarray, wins: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """How far each of the rows ``keys`` (their ting wins ``wins``, ting gains ``gains``) can fall and rise
         at each fa-hu bet."""
-        _, norm = _community_draws(keys, self.config.geometry)
-        per_hold = _per_hold(keys, self.config, self._hold_wins)
-        extra = per_hold[:, :2] if self.rises else np.zeros_like(wins)
-        shift = 0.0 if self.move is None else largest_shift(gains, self.move) / norm[:, None]
-        falling = wins + extra if self.reach is not self.variant else wins  # the chain's middle: more live
-        rising = wins + extra
-        # a row's communities that can win on average are among its live ones, and their sums at no dead card
-        # bound theirs under any dead set (W, Wf and the weights only fall as cards die)
-        sides = [(w, np.minimum(per_hold[:, 2:], w), c) for w, c in ((falling, self.down), (rising, self.up))]
-        fall, rise = ((w @ c[0].T + winning @ c[1].T) / norm[:, None] for w, winning, c in sides)
-        return fall - shift, rise + shift
+        table, hold_of = _hold_table(keys, self.config, self._hold_wins)
+        if not self.rises:
+            table[:, :2] = 0.0
+        geometry = self.config.geometry
+        move_f, move_div = (np.zeros(len(self.variant.fa_bets)), 0.0) if self.move is None else self.move
+        fall, rise = (np.empty((len(keys), len(self.variant.fa_bets))) for _ in range(2))
+        # one pass over the rows: the whole-array form made a dozen temporaries of every batch (docs/performance.md)
+        _row_moves(keys, geometry.n_types, geometry.n_suited, int(geometry.full_counts()[:geometry.n_suited].sum()),
+                   hold_of, table, wins, gains, self.reach is not self.variant, *self.down, *self.up,
+                   np.asarray(move_f, float), float(move_div), fall, rise)
+        return fall, rise
 
     def _hold_wins(self, code: int) -> np.ndarray:
         """The ting wins, at no dead card, of the hold's communities the variant's payouts (or those between
@@ -474,13 +480,56 @@ class _BetSizes:
         return dead[code]
 
 
+def _row_max(values: np.ndarray) -> np.ndarray:
+    """Each row's largest entry: column by column, since a reduction over a short last axis is slow in numpy."""
+    best = values[:, 0].copy()
+    for j in range(1, values.shape[1]):
+        np.maximum(best, values[:, j], out=best)
+    return best
+
+
 def _per_hold(keys: np.ndarray, config: GameConfig, value: Callable[[int], Any]) -> np.ndarray:
     """``value`` of each stage-A row's hold (its key prefix), computed once per hold; ``keys`` sorted."""
+    table, hold_of = _hold_table(keys, config, value)
+    return table[hold_of]
+
+
+def _hold_table(keys: np.ndarray, config: GameConfig, value: Callable[[int], Any]) -> tuple[np.ndarray, np.ndarray]:
+    """``value`` of each distinct hold of the stage-A rows ``keys`` (sorted), once each, and each row's index
+    among them."""
     codes = keys // config.geometry.n_types**4
     if (codes[1:] < codes[:-1]).any():
         raise ValueError("stage-A keys out of order")
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-    return np.repeat(np.array([value(int(codes[i])) for i in starts]), np.diff(np.r_[starts, len(codes)]), axis=0)
+    hold_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(codes)]))
+    return np.array([value(int(codes[i])) for i in starts], dtype=float), hold_of
+
+
+@kernel(nogil=True)
+def _row_moves(keys, base, n_suited, pool, hold_of, table, wins, gains, fall_extra, down_every, down_winning,
+               up_every, up_winning, move_f, move_div, fall, rise):
+    """:meth:`_Slopes.moves` row by row: each row's ting wins (plus its hold's newly live ones, ``table[:, :2]``,
+    on the rising side, and on the falling one with ``fall_extra``) times each side's coefficients per unit
+    of W and Wf, and the wins of the communities that can win on average (at most their hold's at no dead
+    card, ``table[:, 2:]``) times the extra ones, over the row's draws; then ``F dm Z+`` (``move_f``,
+    ``move_div``: :func:`solver.staged.holds.largest_shift`) less on the falling side and more on the rising."""
+    for r in range(keys.shape[0]):
+        left = float(_left_of(keys[r], base, n_suited, pool))
+        norm = left * (left - 1) * (left - 2) * (left - 3) / 24.0 * (left - 4) * (left - 5) / 2.0
+        h = table[hold_of[r]]
+        shift = (gains[r, 0] - gains[r, gains.shape[1] - 1]) / move_div if move_div != 0.0 else 0.0
+        for side in range(2):
+            extra = side == 1 or fall_extra
+            w0 = wins[r, 0] + h[0] if extra else wins[r, 0]
+            w1 = wins[r, 1] + h[1] if extra else wins[r, 1]
+            k0, k1 = min(h[2], w0), min(h[3], w1)
+            every, winning = (down_every, down_winning) if side == 0 else (up_every, up_winning)
+            for f in range(fall.shape[1]):
+                moved = (w0 * every[f, 0] + w1 * every[f, 1] + (k0 * winning[f, 0] + k1 * winning[f, 1])) / norm
+                if side == 0:
+                    fall[r, f] = moved - shift * move_f[f] / norm
+                else:
+                    rise[r, f] = moved + shift * move_f[f] / norm
 
 
 def _stored_counts(code: int, config: GameConfig, store: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -513,15 +562,21 @@ def _left(keys: np.ndarray, geometry: DeckGeometry) -> np.ndarray:
 
 @kernel(nogil=True)
 def _suited_left(keys, base, n_suited, pool, out):
-    """``pool`` less the suited cards among each key's eight digits in ``base`` (hold and dead set): the
-    digits at ``n_suited`` and above are jokers."""
+    """Each key's :func:`_left_of`."""
     for r in range(keys.shape[0]):
-        rest = keys[r]
-        left = pool
-        for _ in range(8):
-            left -= rest % base < n_suited
-            rest //= base
-        out[r] = left
+        out[r] = _left_of(keys[r], base, n_suited, pool)
+
+
+@kernel(inline="always")
+def _left_of(key, base, n_suited, pool):
+    """``pool`` less the suited cards among ``key``'s eight digits in ``base`` (hold and dead set): the
+    digits at ``n_suited`` and above are jokers."""
+    rest = key
+    left = pool
+    for _ in range(8):
+        left -= rest % base < n_suited
+        rest //= base
+    return left
 
 
 def _community_draws(keys: np.ndarray, geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
