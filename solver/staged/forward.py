@@ -27,6 +27,7 @@ from solver.game.outcomes import Outcome, slot_scale
 from solver.game.symmetry_kernels import pattern_powers
 from solver.staged.objective import Objective
 from solver.staged.stages import _draw_keys, _hold_keys
+from solver.tables.files import rows_in_threads
 
 #: Actions of a post-draw state, as the draw table stores them.
 CLAIM, FOLD, BET = 0, 1, 2
@@ -225,8 +226,8 @@ def hold_reach(plays: Plays, hands: np.ndarray, deads: np.ndarray, level: np.nda
     restricted = objective.restriction == "minimum-bets"
     hold_keys = np.empty(len(s), np.int64)
     if len(s):
-        _hold_keys(hands[s], deads[s], bet_option % n_holds[s], geometry.suits, geometry.ranks,
-                   pattern_powers(geometry), hold_keys)
+        rows_in_threads(_hold_keys, (hands[s], deads[s], bet_option % n_holds[s]),
+                        (geometry.suits, geometry.ranks, pattern_powers(geometry)), hold_keys)
     return HoldReach(hold_keys, bet_option // n_holds[s], np.full(len(s), restricted), double_down[s],
                      share[bets]), counts
 

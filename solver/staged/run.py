@@ -114,6 +114,7 @@ from solver.tables.files import (
     prepare_directory,
     read_metadata,
     recorded_source,
+    rows_in_threads,
     solve_lock,
     sort_by_key,
     usable_directory,
@@ -150,14 +151,15 @@ def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table
         else None
     keys, values = [], []
     for hold in holds:
-        dead = extensions(geometry, tuple(int(c) for c in hold), 4)
-        key = _group_keys(hold, dead, geometry.n_types)
-        if needed is not None:  # a bounded variant: only the rows it needs, the hold's columns only if any
-            walked = needed[np.minimum(np.searchsorted(needed, key), len(needed) - 1)] == key if len(needed) \
-                else np.zeros(len(key), bool)
-            key, dead = key[walked], np.ascontiguousarray(dead[walked])
+        if needed is None:
+            dead = extensions(geometry, tuple(int(c) for c in hold), 4)
+            key = _group_keys(hold, dead, geometry.n_types)
+        else:  # a bounded variant: only the rows it needs, in key order (the walk's), the hold's columns only if any
+            first = _group_keys(hold, np.zeros((1, 0), np.int64), geometry.n_types)[0] * geometry.n_types ** 4
+            key = np.asarray(needed[slice(*np.searchsorted(needed, [first, first + geometry.n_types ** 4]))])
             if not len(key):
                 continue
+            (dead,) = decode_rows(key % geometry.n_types ** 4, geometry.n_types, (4,))
         columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
         values.append(walk(columns, dead, config, variants[0])[None] if single else
                       walk_variants(columns, dead, config, variants))
@@ -663,7 +665,7 @@ def _draw_table(solve: SolveJob, keys: np.ndarray, hands: np.ndarray, deads: np.
     n_claims = (level > 0).astype(np.int64)
     bet_option = np.maximum(option - 1 - n_claims, 0)
     thrown = np.empty((len(keys), 2), np.int64)
-    _thrown_by(hands, bet_option % np.maximum(n_holds, 1), geometry.n_types, thrown)
+    rows_in_threads(_thrown_by, (hands, bet_option % np.maximum(n_holds, 1)), (geometry.n_types,), thrown)
     is_bet = option > n_claims
     action = np.where(is_bet, "bet", np.where((n_claims == 1) & (option == 0), "claim", "fold"))
     fa = np.array(config.fa_hu_bets)[np.minimum(bet_option // np.maximum(n_holds, 1), solve.n_bets - 1)]

@@ -27,7 +27,7 @@ import shlex
 import shutil
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -231,6 +231,18 @@ def in_threads(work: Callable[[T], U], items: Iterable[T], threads: int | None =
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+
+
+def rows_in_threads(kernel: Callable[..., Any], rows: Sequence[Any], fixed: Sequence[Any], out: Any,
+                    threads: int | None = None) -> None:
+    """``kernel(*rows, *fixed, out)`` over slices of the rows (of every array of ``rows`` and of ``out`` alike),
+    on up to ``threads`` threads (default as :func:`in_threads`): for a kernel that treats each row apart and
+    releases the interpreter's lock."""
+    threads = threads or min(4, os.cpu_count() or 1)
+    ends = [len(out) * i // threads for i in range(threads + 1)]
+    parts = [slice(a, b) for a, b in zip(ends[:-1], ends[1:]) if b > a]
+    for _ in in_threads(lambda part: kernel(*(r[part] for r in rows), *fixed, out[part]), parts, threads):
+        pass
 
 
 def _dictionary_columns(schema: Any) -> list[str]:
