@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.tables.files import in_threads, one_ahead, write_table
+from solver.tables.files import in_threads, one_ahead, rows_in_threads, write_table
 
 
 def test_one_ahead_keeps_order_and_raises_in_the_caller() -> None:
@@ -40,6 +40,26 @@ def test_in_threads_raises_the_work_error_in_the_caller() -> None:
 
     with pytest.raises(ValueError, match="item 4"):
         list(in_threads(work, range(10), threads=2))
+
+
+@pytest.mark.parametrize("n_rows", [0, 1, 2, 3, 1001])
+def test_rows_in_threads_gives_what_one_call_over_every_row_gives(n_rows: int) -> None:
+    import numpy as np
+
+    from solver.game.config import DEFAULT_CONFIG
+    from solver.game.symmetry_kernels import pattern_powers
+    from solver.staged.stages import _hold_keys
+
+    geometry = DEFAULT_CONFIG.geometry
+    rng = np.random.default_rng(n_rows)
+    cards = np.array([rng.choice(geometry.n_suited, 8, replace=False) for _ in range(n_rows)], np.int64).reshape(-1, 8)
+    hands, deads = np.sort(cards[:, :6], axis=1), np.sort(cards[:, 6:], axis=1)  # six distinct: 15 holds each
+    choice = rng.integers(0, 15, n_rows)
+    fixed = (geometry.suits, geometry.ranks, pattern_powers(geometry))
+    whole, sliced = np.full(n_rows, -1, np.int64), np.full(n_rows, -2, np.int64)
+    _hold_keys(hands, deads, choice, *fixed, whole)
+    rows_in_threads(_hold_keys, (hands, deads, choice), fixed, sliced, threads=3)
+    assert np.array_equal(whole, sliced)
 
 
 def test_tables_are_written_with_each_column_kind_encoded_as_chosen(tmp_path) -> None:

@@ -366,7 +366,8 @@ class _Slopes:
         geometry = self.config.geometry
         move_f, move_div = (np.zeros(len(self.variant.fa_bets)), 0.0) if self.move is None else self.move
         fall, rise = (np.empty((len(keys), len(self.variant.fa_bets))) for _ in range(2))
-        # one pass over the rows: the whole-array form made a dozen temporaries of every batch (docs/performance.md)
+        # one pass over the rows: the whole-array form made a dozen temporaries of every batch (docs/performance.md);
+        # the falling side counts the newly live communities too in the chain's middle (more live there)
         _row_moves(keys, geometry.n_types, geometry.n_suited, int(geometry.full_counts()[:geometry.n_suited].sum()),
                    hold_of, table, wins, gains, self.reach is not self.variant, *self.down, *self.up,
                    np.asarray(move_f, float), float(move_div), fall, rise)
@@ -522,6 +523,8 @@ def _row_moves(keys, base, n_suited, pool, hold_of, table, wins, gains, fall_ext
             extra = side == 1 or fall_extra
             w0 = wins[r, 0] + h[0] if extra else wins[r, 0]
             w1 = wins[r, 1] + h[1] if extra else wins[r, 1]
+            # a row's communities that can win on average are among its live ones, and their sums at no dead
+            # card bound theirs under any dead set (W, Wf and the weights only fall as cards die)
             k0, k1 = min(h[2], w0), min(h[3], w1)
             every, winning = (down_every, down_winning) if side == 0 else (up_every, up_winning)
             for f in range(fall.shape[1]):
