@@ -50,9 +50,9 @@ import pyarrow.parquet as pq
 from joblib import parallel_config
 
 from solver.errors import ConfigError, InputError
-from solver.game.cards import DeckGeometry, counts_of, format_cards
+from solver.game.cards import DeckGeometry, format_cards
 from solver.game.config import GameConfig, config_from_dict
-from solver.game.hu import hu_level
+from solver.game.hu import hu_levels
 from solver.game.options import Option
 from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_powers
@@ -484,11 +484,13 @@ def _deal_choices(solve: SolveJob) -> list[DealChoice]:
     assert (c["key"][rows] == keys).all(), "every discard of a deal class is in stage C"
     evs = c["ev"][rows]
     thrown_cards = list(map(tuple, thrown.tolist()))
+    counts = np.zeros((len(hands), geometry.n_types), np.int64)
+    np.add.at(counts, (np.arange(len(hands))[:, None], hands), 1)
     choices, start = [], 0
-    for hand, weight, end in zip(hands, weights, ends.tolist()):
+    for hand, weight, end, level in zip(hands.tolist(), weights.tolist(), ends.tolist(),
+                                        hu_levels(counts, geometry).tolist()):
         ds = thrown_cards[start:end]
-        cards = tuple(int(x) for x in hand)
-        level = int(hu_level(counts_of(cards, geometry), geometry))
+        cards = tuple(hand)
         options = []
         if level:
             options.append(Option("claim", (), 0.0, config.tian_hu_flush if level == 2 else config.tian_hu, 1.0))
