@@ -293,7 +293,8 @@ def test_a_variant_beside_a_solve_made_without_the_store_fills_it_and_walks_boun
     filled, made = store_folder(base, tmp_path / "store"), store_folder(base, solved["low"].parent / "store")
     for name in ROW_ARRAYS["draws"]:
         assert np.array_equal(np.load(filled / f"draws-{name}.npy"), np.load(made / f"draws-{name}.npy")), name
-    assert {p.name for p in made.glob("*.npz")} == {p.name for p in filled.glob("*.npz")}
+    assert {p.name for p in made.glob("[0-9]*.npz")} == {p.name for p in filled.glob("[0-9]*.npz")}  # holds'
+    assert (filled / f"best-rows-{base.holds_fingerprint()}.npz").exists()  # the solve's best rows, counted
     # a bounded solve's keys are not every row's: it fills no store
     with pytest.raises(ValueError, match="whole stage A"):
         solve(MID, tmp_path / "refused", n_jobs=1, quiet=True, index=False, column_store=tmp_path / "empty",
@@ -655,3 +656,53 @@ def test_rows_marked_needed_match_the_plain_rule() -> None:
         floor = max(FOLD, low[mine].max())
         plain[mine[high[mine] >= floor - TOLERANCE]] = True
     assert np.array_equal(needed, plain) and 0 < needed.sum() < n_rows
+
+
+def test_best_rows_are_each_states_best_and_their_counts_price_the_solve(solved: dict[str, Path]) -> None:
+    """The rows a variant above a solve took that solve's lower bound from: each post-draw state's row of
+    highest value where it beats folding (against a plain loop over the states), whose outcome counts, kept
+    once in the store by the variant's bounded solve, give the solve's own values at its payouts and, at the
+    variant's, the worth of the solve's decisions: at most the variant's values, and above the solve's."""
+    from solver.staged.bounds import best_rows, best_rows_path, read_best_rows, strategy_values
+    from solver.staged.column_store import store_folder, stored_rows
+    from solver.staged.holds import TingConstants
+
+    store = store_folder(SMALL, solved["low"].parent / "store")
+    rows = stored_rows(store, "draws")
+    keys, bets = best_rows(solved["low"], rows["holds"], rows["rows"])
+    table = pq.read_table(solved["low"] / "holds.parquet", columns=["key", "evs"])
+    every, evs = table["key"].to_numpy(), np.array(table["evs"].to_pylist())
+    plain = set()
+    for n, mine in zip(rows["holds"], rows["rows"]):
+        values = evs[mine[:n]].max(axis=1)
+        if values.max() > FOLD:
+            plain.add(int(mine[:n][np.argmax(values)]))
+    at = np.searchsorted(every, keys)
+    assert np.array_equal(np.sort(list(plain)), at) and np.array_equal(bets, evs[at].argmax(axis=1))
+
+    found = read_best_rows(best_rows_path(store, WHOLE["low"]))
+    assert found is not None and np.array_equal(found[0], keys) and np.array_equal(found[1], bets)
+    geometry = SMALL.geometry
+    own = strategy_values(keys, bets, found[2], TingConstants.of(WHOLE["low"]), geometry)
+    assert np.abs(own - evs[at, bets]).max() < 1e-12
+    above = strategy_values(keys, bets, found[2], TingConstants.of(MID), geometry)
+    exact = pq.read_table(solved["whole"] / "holds.parquet", columns=["key", "evs"])
+    assert np.array_equal(exact["key"].to_numpy(), every)
+    assert (above <= np.array(exact["evs"].to_pylist())[at, bets] + 1e-12).all()
+    assert (above > own + 1e-9).mean() > 0.5
+
+
+def test_the_solves_decisions_leave_a_variant_above_it_fewer_rows(solved: dict[str, Path], monkeypatch) -> None:
+    """Of a variant above a solve, the rows the tangent lower bounds leave are fewer than the other bounds leave,
+    and include every row that is some state's best (the rows its whole solve holds there)."""
+    from solver.staged import bounds
+    from solver.staged.column_store import store_folder, stored_rows
+
+    store = store_folder(SMALL, solved["low"].parent / "store")
+    rows = stored_rows(store, "draws")
+    with_tangent, _ = bounds.needed_keys(MID, [solved["low"]], rows["holds"], rows["rows"], store)
+    monkeypatch.setattr(bounds, "read_best_rows", lambda path: None)
+    without, _ = bounds.needed_keys(MID, [solved["low"]], rows["holds"], rows["rows"], store)
+    assert len(with_tangent) < len(without) and np.isin(with_tangent, without).all()
+    best, _ = bounds.best_rows(solved["whole"], rows["holds"], rows["rows"])
+    assert np.isin(best, with_tangent).all()

@@ -31,7 +31,13 @@ a larger or smaller largest multiple bounds the variant's values row by row
   most the row's ``S``: this share is small, most ting bets losing on average;
 * falling payouts take at most as much off (no community can gain from them);
 * ``V`` never falls as a payout or the largest multiple rises, so a solve below
-  bounds from below and one above from above.
+  bounds from below and one above from above;
+* the solve's own ting decisions, played at the variant's payouts, are a strategy
+  the variant may play: their value (its *tangent*) bounds the variant's from below,
+  whichever way each payout moves. It reads the decisions' outcome counts, which
+  the tracking walk gives; a pass of its own counts them, once per solve, for each
+  post-draw state's best row at its best bet (:func:`best_rows`), the rows that
+  decide each state's floor (:func:`strategy_values`).
 
 The step-11 terms are the row's step-11 hu and flush counts times what those pay,
 so a solve of other step-11 payouts (:data:`solver.game.config.STEP11_PAYOUTS`)
@@ -87,6 +93,10 @@ ROWS_AT_ONCE = 1 << 21
 
 TOLERANCE = 1e-9
 """Slack for rounding in the bounds (values are of order 1; their sums are exact to about 1e-15)."""
+
+COUNTED = 9
+"""The outcome counts :func:`best_rows` keeps of each row: :data:`solver.staged.holds.TRACK_COLUMNS` but the
+bonus net."""
 
 
 def monotone(config: GameConfig) -> dict[str, float]:
@@ -221,6 +231,95 @@ def _mark_needed(n_holds, rows, low, high, fold, tolerance, needed):
                 needed[rows[s, j]] = True
 
 
+def best_rows_path(store: Path, solved: GameConfig) -> Path:
+    """Where the column store ``store`` keeps the outcome counts of the best rows of a whole solve of ``solved``
+    (:func:`best_rows`): one file per stage A (its holds fingerprint)."""
+    return store / f"best-rows-{solved.holds_fingerprint()}.npz"
+
+
+def tangent_helps(solved: GameConfig, config: GameConfig) -> bool:
+    """Whether the tangent of a solve of ``solved`` is worth its pass for a variant ``config``: of the same fa-hu
+    bets, something :func:`monotone` rising (falling alone, the other bounds are about as tight)."""
+    rising = any(monotone(config)[k] > monotone(solved)[k] for k in monotone(config))
+    return rising and solved.fa_hu_bets == config.fa_hu_bets and near(solved, config)
+
+
+def best_rows(directory: Path, holds: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The stage-A keys (sorted) that are some post-draw state's best in the whole solve in ``directory`` (of
+    the rows ``rows`` of its ``holds`` holds, the one of highest value at its best fa-hu bet, where that beats
+    folding), and the index of that bet."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from solver.staged.chunks import as_array
+    from solver.tables.files import in_threads
+
+    keys, value, bet = [], [], []
+    for batch in pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=["key", "evs"]):
+        evs = as_array(pa.chunked_array([batch.column(1)]))
+        keys.append(batch.column(0).to_numpy())
+        value.append(_row_max(evs))
+        bet.append(np.argmax(evs, axis=1).astype(np.int8))
+    keys, value, bet = np.concatenate(keys), np.concatenate(value), np.concatenate(bet)
+    best = np.zeros(len(keys), bool)
+
+    def mark(start: int) -> None:  # threads only ever set True
+        part = slice(start, start + STATES_AT_ONCE)
+        _mark_best(np.asarray(holds[part]), np.asarray(rows[part]), value, FOLD, best)
+
+    for _ in in_threads(mark, range(0, len(holds), STATES_AT_ONCE)):
+        pass
+    return keys[best], bet[best]
+
+
+@kernel(nogil=True)
+def _mark_best(n_holds, rows, value, fold, best):
+    """Mark each post-draw state's best stage-A row: of its first ``n_holds`` entries of ``rows``, the one of
+    highest ``value``, where that beats ``fold``."""
+    for s in range(n_holds.shape[0]):
+        top = fold
+        at = -1
+        for j in range(n_holds[s]):
+            if value[rows[s, j]] > top:
+                top = value[rows[s, j]]
+                at = rows[s, j]
+        if at >= 0:
+            best[at] = True
+
+
+def read_best_rows(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The keys, best fa-hu bets and outcome counts (:data:`COUNTED`) kept at ``path`` (:func:`best_rows_path`),
+    or None when there are none or they cannot be read."""
+    import zipfile
+
+    try:
+        with np.load(path) as data:
+            found = data["key"], data["bet"], data["counts"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    keys, bets, counts = found
+    if counts.shape != (len(keys), COUNTED) or len(bets) != len(keys):
+        return None
+    return found
+
+
+def strategy_values(keys: np.ndarray, bets: np.ndarray, counts: np.ndarray, constants: TingConstants,
+                    geometry: DeckGeometry) -> np.ndarray:
+    """The values of the stage-A rows ``keys`` at the fa-hu bets ``bets`` (indices) under the payouts of
+    ``constants``, of the ting decisions whose outcome counts are ``counts`` (:data:`COUNTED`, per
+    ``C(left, 4) C(left - 4, 2)`` draws): each bet community keeps its multiple, the smallest or the largest.
+    Any decisions are a strategy those payouts allow, so this is at most the rows' values there."""
+    four, draws = _community_draws(keys, geometry)
+    fa_hu, fa_flush, _, small_bets, small_hu, small_flush, large_bets, large_hu, large_flush = counts.T
+    k = constants
+    f, c = k.fa_bets[bets], k.c[bets]
+    ting = c * (small_hu + small_flush + large_hu + large_flush) \
+        + f * (k.m_min * (k.p1 * small_hu + k.pf1 * small_flush - small_bets)
+               + k.m_max * (k.p1 * large_hu + k.pf1 * large_flush - large_bets))
+    step11 = k.step11_hu[bets] * fa_hu + k.step11_flush[bets] * fa_flush - (1.0 + f) * (draws - fa_hu - fa_flush)
+    return (step11 + ting) / draws
+
+
 def exact_values(config: GameConfig, solved: Path, keys: np.ndarray) -> np.ndarray:
     """The values of the stage-A rows ``keys`` (sorted) at each of ``config``'s fa-hu bets that the solve in
     ``solved`` (of other fa-hu bets, :func:`bets_near`) has, exactly (its walk's, which is the variant's);
@@ -320,6 +419,7 @@ class _Slopes:
         self.rises = any(v > 0 for v in up.values()) or self.reach is not self.variant
         # per hold: the ting wins of communities newly live, then of those that can win on average
         self.per_hold: dict[int, np.ndarray] = {}
+        self.best = read_best_rows(best_rows_path(store, solved))  # the solve's decisions on its best rows
 
     def _coefficients(self, change: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
         """Per fa-hu bet F, what a community's gain moves by at most per unit of W and of Wf, one side's
@@ -355,7 +455,22 @@ class _Slopes:
             flush = np.subtract(self.variant.step11_flush, self.solved.step11_flush)
             four, _ = _community_draws(keys, self.config.geometry)
             evs = evs + (step11[:, :1] * hu + step11[:, 1:] * flush) / four[:, None]
-        return keys, _row_max(evs - fall), _row_max(evs + rise), np.zeros(len(keys), bool)
+        low = np.maximum(_row_max(evs - fall), self.tangent(keys))
+        return keys, low, _row_max(evs + rise), np.zeros(len(keys), bool)
+
+    def tangent(self, keys: np.ndarray) -> np.ndarray:
+        """Of the rows ``keys`` (sorted), the value at the variant's payouts of the solve's ting decisions where
+        it counted them (:func:`best_rows`), a lower bound on the variant's value; -inf at the others."""
+        out = np.full(len(keys), -np.inf)
+        if self.best is None or not len(keys):
+            return out
+        best_keys, bets, counts = self.best
+        part = slice(*np.searchsorted(best_keys, [keys[0], keys[-1] + 1]))
+        at = np.minimum(np.searchsorted(keys, best_keys[part]), len(keys) - 1)
+        found = keys[at] == best_keys[part]  # every one, for the solve's keys are every row's
+        values = strategy_values(best_keys[part], bets[part], counts[part], self.variant, self.config.geometry)
+        out[at[found]] = values[found]
+        return out
 
     def moves(self, keys: np.ndarray, wins: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """How far each of the rows ``keys`` (their ting wins ``wins``, ting gains ``gains``) can fall and rise

@@ -33,10 +33,11 @@ from solver.tables.files import describe, file_metadata, read_metadata, write_ta
 #: Items per chunk of each stage: holds (A, the tracking walk), six-card hands (B), first holds (C). Small
 #: enough that an interruption loses little and the progress bar moves, large enough that the per-chunk cost
 #: (dispatch, one file) does not matter.
-CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8, "store": 8, "rows": 256}
+CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8, "store": 8, "rows": 256, "best": 8}
 STAGE_NAMES = {"holds": "stage A (holds)", "draws": "stage B (draws)", "firsts": "stage C (first holds)",
                "deals": "stage D (deals)", "tracking": "outcome counts", "outcomes": "forward count",
-               "store": "column store (holds)", "rows": "column store (stage B's rows)"}
+               "store": "column store (holds)", "rows": "column store (stage B's rows)",
+               "best": "the bounding solve's best rows"}
 
 
 @dataclass(frozen=True)

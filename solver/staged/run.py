@@ -59,11 +59,14 @@ from solver.game.symmetry_kernels import canonical_keys, pattern_powers
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent
 from solver.staged.bounds import (
+    best_rows_path,
     bets_near,
     describe_bounds,
     exact_values,
     needed_keys,
+    read_best_rows,
     recorded_bounds,
+    tangent_helps,
     whole_stage_a,
 )
 from solver.staged.chunks import (
@@ -104,7 +107,7 @@ from solver.staged.holds import (
 from solver.staged.objective import Objective, Policy
 from solver.staged.stages import StateHolds, _draw_values, _first_rows, _first_values, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
-from solver.staged.tracking import tracked
+from solver.staged.tracking import count_best_rows, tracked
 from solver.tables.files import (
     TABLE_FILES,
     bounded_stage_a,
@@ -818,6 +821,13 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
     if rows is None:
         with _backend(*parallel):
             rows = _fill_store(SolveJob(config, Objective(), directory, store), bounds[0], quiet)
+    for bound in bounds:  # the lower bounds of its strategy at a variant's payouts, once per bounding solve
+        solved = whole_stage_a(bound)
+        if solved is not None and tangent_helps(solved, config) \
+                and read_best_rows(best_rows_path(store, solved)) is None:
+            with _backend(*parallel):
+                count_best_rows(SolveJob(solved, Objective(), directory, store), bound, rows["holds"],
+                                rows["rows"], quiet)
     keys, exact = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
     for other in also:  # variants of other step-11 payouts that will price this walk: their rows too
         keys = np.union1d(keys, needed_keys(other, bounds, rows["holds"], rows["rows"], store)[0])

@@ -4,11 +4,14 @@ The forward count (:func:`solver.staged.forward.outcome_counts`) asks for the :d
 each distinct (hold, dead set, fa-hu bet, smallest ting multiple only) it reaches: the hold walk of
 stage A in tracking mode (:func:`solver.staged.holds.walk`) over the requested dead sets of each hold,
 with the bonus net's columns added to the hold's, in chunks of holds (:func:`tracked`). A solve of the
-same walk (``holds_from``) reads the counts its source already has.
+same walk (``holds_from``) reads the counts its source already has. The same walk, without the bonus net,
+counts the outcomes of a whole solve's best rows for the lower bounds of a variant near it
+(:func:`count_best_rows`).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -52,12 +55,7 @@ def tracked(solve: SolveJob, source: Path | None, quiet: bool, source_bets: Sequ
             sums[found] = known[1][at[found]]
             todo = ~found
         if todo.any():
-            keys_, bets_, minimum_ = keys[todo], bets[todo], minimum[todo]
-            save_stage_arrays(solve.directory, "requests", {"key": keys_, "bet": bets_, "minimum": minimum_})
-            digest = f"{len(keys_)}:{int(np.bitwise_xor.reduce(keys_ * 31 + bets_ * 7 + minimum_))}"
-            hold_keys = np.unique(keys_ // solve.config.geometry.n_types ** 4)
-            paths = run_stage(solve, "tracking", hold_keys, _tracking_work, (), quiet, tag=digest)
-            sums[todo] = read_chunks(paths, ["sums"])["sums"]
+            sums[todo] = _walked_requests(solve, "tracking", keys[todo], bets[todo], minimum[todo], True, quiet)
         write_table(solve.directory / TRACKING_FILE,
                     pa.table({"key": keys, "bet": bets.astype(np.int8), "minimum": minimum,
                               "sums": list_column(sums)}),
@@ -66,11 +64,38 @@ def tracked(solve: SolveJob, source: Path | None, quiet: bool, source_bets: Sequ
     return run
 
 
-def _tracking_work(solve: SolveJob, hold_keys: np.ndarray) -> pa.Table:
-    """The tracking walk for the requested (hold, dead, bet) classes of a chunk of holds."""
+def count_best_rows(solve: SolveJob, whole: Path, holds: np.ndarray, rows: np.ndarray, quiet: bool) -> None:
+    """Count the outcomes (bonus aside) of each post-draw state's best stage-A row at its best bet in the whole
+    solve in ``whole`` (``solve``: of its configuration, into the column store, its chunks in its directory),
+    and keep them in the store (:func:`solver.staged.bounds.best_rows_path`): what its strategy is worth at a
+    variant's payouts. ``holds``, ``rows``: each post-draw state's number of holds and stage-A rows."""
+    from solver.runtime.diskcache import save_arrays
+    from solver.staged.bounds import COUNTED, best_rows, best_rows_path
+
+    if not quiet:
+        print(f"counting the outcomes of {whole}'s best rows (once for that solve)", file=sys.stderr)
+    keys, bets = best_rows(whole, holds, rows)
+    counts = _walked_requests(solve, "best", keys, bets, np.zeros(len(keys), bool), False, quiet)[:, :COUNTED]
+    save_arrays(best_rows_path(solve.column_store, solve.config), {"key": keys, "bet": bets, "counts": counts})
+
+
+def _walked_requests(solve: SolveJob, stage: str, keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray,
+                     bonus: bool, quiet: bool) -> np.ndarray:
+    """The :data:`TRACK_COLUMNS` of the requested (key, bet, minimum) triples (sorted, distinct), from the
+    tracking walk in chunks of holds (the chunks of ``stage``), with the bonus net's sums or without (0)."""
+    save_stage_arrays(solve.directory, f"{stage}-requests", {"key": keys, "bet": bets, "minimum": minimum})
+    digest = f"{len(keys)}:{int(np.bitwise_xor.reduce(keys * 31 + bets * 7 + minimum))}"
+    hold_keys = np.unique(keys // solve.config.geometry.n_types ** 4)
+    paths = run_stage(solve, stage, hold_keys, _tracking_work, (f"{stage}-requests", bonus), quiet, tag=digest)
+    return read_chunks(paths, ["sums"])["sums"]
+
+
+def _tracking_work(solve: SolveJob, hold_keys: np.ndarray, requests: str, bonus: bool) -> pa.Table:
+    """The tracking walk for the requested (hold, dead, bet) classes of a chunk of holds (the stage arrays
+    ``requests``), with the bonus net's sums or without (0)."""
     config = solve.config
     geometry = config.geometry
-    requests = load_stage_arrays(solve.directory, "requests", ("key", "bet", "minimum"))
+    requests = load_stage_arrays(solve.directory, requests, ("key", "bet", "minimum"))
     constants = TingConstants.of(config, solve.objective.bonus)
     div = geometry.n_types ** 4
     parts = []
@@ -78,7 +103,7 @@ def _tracking_work(solve: SolveJob, hold_keys: np.ndarray) -> pa.Table:
         lo, hi = np.searchsorted(requests["key"], [hold_key * div, (hold_key + 1) * div])
         (hold,), = decode_rows(np.array([hold_key]), geometry.n_types, (4,))
         (dead,) = decode_rows(np.asarray(requests["key"][lo:hi]) % div, geometry.n_types, (4,))
-        columns = solve.columns(hold, constants, bonus_sums=True)
+        columns = solve.columns(hold, constants, bonus_sums=bonus)
         parts.append(walk(columns, dead, config, constants, np.asarray(requests["bet"][lo:hi]),
                           np.asarray(requests["minimum"][lo:hi])))
     return pa.table({"sums": list_column(np.concatenate(parts))})
