@@ -431,13 +431,14 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     can be best (2-6.5 minutes); the first one stores in the cache folder
     what no payout changes (3.2 GB, about 4 minutes; --no-column-store
     builds it each time instead), and the first to raise a ting-hu payout
-    counts how that solve plays its best rows (a little over a minute,
-    once). Variants of one run share what they can: those with the same
-    ting-hu payouts and bets price the rows the first walked, and ting
-    variants far from every solve walk together. Every whole solve in
-    strategy_tables/ is read or priced the same way. The variants run side
-    by side, as many as --jobs and the memory allow (about 3.5 GB each).
-    docs/algorithm.md, "Paytable variants", explains how.
+    or multiple, its fa-hu bets the solve's, counts how that solve plays
+    its best rows (a little over a minute, once). Variants of one run
+    share what they can: those with the same ting-hu payouts and bets
+    price the rows the first walked, and ting variants far from every
+    solve walk together. Every whole solve in strategy_tables/ is read or
+    priced the same way. The variants run side by side, as many as --jobs
+    and the memory allow (about 3.5 GB each). docs/algorithm.md, "Paytable
+    variants", explains how.
     """
     from solver.products.paytable import (
         VariantSolver,

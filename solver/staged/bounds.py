@@ -393,7 +393,7 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
 class _Slopes:
     """How far a solve of ``solved``'s payouts can be from ``config``'s, row by row (the module's notes)."""
 
-    def __init__(self, solved: GameConfig, config: GameConfig, store: Path) -> None:
+    def __init__(self, solved: GameConfig, config: GameConfig, store: Path, tangent: bool = True) -> None:
         self.config, self.store = config, store
         self.solved, self.variant = TingConstants.of(solved), TingConstants.of(config)
         step11 = any(getattr(solved, key) != getattr(config, key) for key in STEP11_PAYOUTS)
@@ -419,7 +419,8 @@ class _Slopes:
         self.rises = any(v > 0 for v in up.values()) or self.reach is not self.variant
         # per hold: the ting wins of communities newly live, then of those that can win on average
         self.per_hold: dict[int, np.ndarray] = {}
-        self.best = read_best_rows(best_rows_path(store, solved))  # the solve's decisions on its best rows
+        # the solve's decisions on its best rows, for :meth:`bounds` (``tangent``; :meth:`moves` alone needs none)
+        self.best = read_best_rows(best_rows_path(store, solved)) if tangent else None
 
     def _coefficients(self, change: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
         """Per fa-hu bet F, what a community's gain moves by at most per unit of W and of Wf, one side's
@@ -526,7 +527,7 @@ class _BetSizes:
         self.config, self.solved, self.store = config, np.array(solved.fa_hu_bets), store
         self.variant, self.solved_constants = TingConstants.of(config), TingConstants.of(solved)
         at_solved_bets = replace(config, fa_hu_bets=solved.fa_hu_bets)
-        self.payouts = None if at_solved_bets == solved else _Slopes(solved, at_solved_bets, store)
+        self.payouts = None if at_solved_bets == solved else _Slopes(solved, at_solved_bets, store, tangent=False)
         self.below = min(config.fa_hu_bets) < min(solved.fa_hu_bets)  # then F = 0 is a point too
         self.points = np.concatenate([[0.0], self.solved]) if self.below else self.solved
         self.COLUMNS = ("key", "evs", "step11", "ting_gains",
