@@ -309,7 +309,7 @@ def strategy_values(keys: np.ndarray, bets: np.ndarray, counts: np.ndarray, cons
     ``constants``, of the ting decisions whose outcome counts are ``counts`` (:data:`COUNTED`, per
     ``C(left, 4) C(left - 4, 2)`` draws): each bet community keeps its multiple, the smallest or the largest.
     Any decisions are a strategy those payouts allow, so this is at most the rows' values there."""
-    four, draws = _community_draws(keys, geometry)
+    _, draws = _community_draws(keys, geometry)
     fa_hu, fa_flush, _, small_bets, small_hu, small_flush, large_bets, large_hu, large_flush = counts.T
     k = constants
     f, c = k.fa_bets[bets], k.c[bets]
