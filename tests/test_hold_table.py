@@ -23,6 +23,7 @@ from solver.staged.column_store import store_folder, stored_columns
 from solver.staged.holds import (
     HoldColumns,
     TingConstants,
+    _pair_bonus_table,
     hold_columns,
     live_columns,
     price,
@@ -218,6 +219,15 @@ def test_pair_nets_are_single_precision_only_when_that_is_exact() -> None:
     hold = counts_of((0, 1, 2, 5), ODD.geometry)
     for config, dtype in ((CONFIGS["two-suits"], np.float32), (ODD, np.float64)):
         assert hold_columns(hold, config, TingConstants.of(config), bonus_sums=True).pair_bonus.dtype == dtype
+
+
+def test_the_pair_nets_are_symmetric_in_the_last_two_cards() -> None:
+    """The bonus net's columns gather the net of last cards a and b once for both orders (one six-card
+    community): the table they gather from must say so, on decks of odd bonus payouts too."""
+    for config in (*CONFIGS.values(), ODD):
+        table = _pair_bonus_table(config)
+        assert np.array_equal(table, table.transpose(1, 0, 2))
+        assert table.any()
 
 
 def _assert_same_columns(a: HoldColumns, b: HoldColumns) -> None:

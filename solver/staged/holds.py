@@ -499,10 +499,13 @@ def live_columns(columns: HoldColumns, *variants: TingConstants) -> HoldColumns:
 @kernel
 def _bonus_columns(alive_index, acount, pool, table, pair_bonus, linb, qb):
     """The bonus net's columns of the live communities (four-card community ``alive_index[j]``, counts
-    ``acount[:, j]``) of a hold leaving the suited ``pool``: ``pair_bonus[a, b, j]``, the net with the last
-    two cards a and b (``table[a, b, alive_index[j]]``, :func:`_pair_bonus_table`); ``linb[a, j]``, its sum
-    over the cards b the pool leaves after a; ``qb[j]``, its sum over the last two cards. A pass of its own:
-    interleaved with the other columns' (two streams of scattered writes) it took a third longer."""
+    ``acount[:, j]``) of a hold leaving the suited ``pool``: ``pair_bonus[a, b, j]`` for ``a <= b``, the net
+    with the last two cards a and b (``table[a, b, alive_index[j]]``, :func:`_pair_bonus_table`); ``linb[a, j]``,
+    its sum over the cards b the pool leaves after a; ``qb[j]``, its sum over the last two cards. A pass of its
+    own: interleaved with the other columns' (two streams of scattered writes) it took a third longer. The net
+    of a and b is that of b and a (one six-card community), and the walk, whose dead cards come in increasing
+    order, reads it only for ``a <= b``: each pair is gathered once and adds to both cards' ``linb`` (each
+    ``linb[a]`` still summed over b in increasing order)."""
     n_suited, n = pool.shape[0], alive_index.shape[0]
     m = np.empty((n_suited, n))
     for b in range(n_suited):
@@ -511,20 +514,18 @@ def _bonus_columns(alive_index, acount, pool, table, pair_bonus, linb, qb):
     qb[:] = 0.0
     linb[:] = 0.0
     for a in range(n_suited):
-        for b in range(n_suited):
+        net = pair_bonus[a, a]
+        _gather(table[a, a], alive_index, net)
+        for j in range(n):
+            linb[a, j] += (m[a, j] - 1.0) * net[j]
+            qb[j] += m[a, j] * (m[a, j] - 1.0) / 2.0 * net[j]
+        for b in range(a + 1, n_suited):
             net = pair_bonus[a, b]
             _gather(table[a, b], alive_index, net)
-            if b == a:
-                for j in range(n):
-                    linb[a, j] += (m[a, j] - 1.0) * net[j]
-                    qb[j] += m[a, j] * (m[a, j] - 1.0) / 2.0 * net[j]
-            elif b > a:
-                for j in range(n):
-                    linb[a, j] += m[b, j] * net[j]
-                    qb[j] += m[a, j] * m[b, j] * net[j]
-            else:
-                for j in range(n):
-                    linb[a, j] += m[b, j] * net[j]
+            for j in range(n):
+                linb[a, j] += m[b, j] * net[j]
+                linb[b, j] += m[a, j] * net[j]
+                qb[j] += m[a, j] * m[b, j] * net[j]
 
 
 @kernel(inline="always")
@@ -539,7 +540,8 @@ def with_bonus_columns(columns: HoldColumns, config: GameConfig) -> HoldColumns:
     ``hold_columns(bonus_sums=True)`` gives for the same live communities."""
     table = _pair_bonus_table(config)
     n, n_suited = columns.n_live, config.geometry.n_suited
-    qb, linb, pair_bonus = np.empty(n), np.empty((n_suited, n)), np.empty((n_suited, n_suited, n), table.dtype)
+    qb, linb = np.empty(n), np.empty((n_suited, n))
+    pair_bonus = np.zeros((n_suited, n_suited, n), table.dtype)  # only a <= b is written: the rest never paged in
     _bonus_columns(columns.alive_index, columns.acount, columns.pool, table, pair_bonus, linb, qb)
     return replace(columns, qb=qb, linb=linb, pair_bonus=pair_bonus)
 
