@@ -491,9 +491,26 @@ def live_columns(columns: HoldColumns, *variants: TingConstants) -> HoldColumns:
         live |= mask
     keep = np.flatnonzero(live)
     c = columns
-    return HoldColumns(c.hold, c.pool, len(keep), c.alive_index[keep], np.take(c.acount, keep, axis=1),
-                       c.w0[keep], np.take(c.q0, keep, axis=1), np.take(c.lin, keep, axis=2), c.qb, c.linb,
-                       np.take(c.pair_level, keep, axis=2), c.pair_bonus, c.g_hu, c.g_flush)
+    return HoldColumns(c.hold, c.pool, len(keep), c.alive_index[keep], _kept(c.acount, keep), c.w0[keep],
+                       _kept(c.q0, keep), _kept(c.lin, keep), c.qb, c.linb, _kept(c.pair_level, keep), c.pair_bonus,
+                       c.g_hu, c.g_flush)
+
+
+def _kept(array: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """``np.take(array, keep, axis=-1)`` of a C-contiguous array, by a kernel: numpy's take along the last
+    axis copies one element at a time (the narrowing took as long as reading the hold's columns back)."""
+    rows = int(np.prod(array.shape[:-1]))
+    out = np.empty((*array.shape[:-1], len(keep)), array.dtype)
+    _take_last(array.reshape(rows, array.shape[-1]), keep, out.reshape(rows, len(keep)))
+    return out
+
+
+@kernel(nogil=True)
+def _take_last(source, keep, out):
+    for r in range(source.shape[0]):
+        row, into = source[r], out[r]
+        for j in range(keep.shape[0]):
+            into[j] = row[keep[j]]
 
 
 @kernel
