@@ -60,6 +60,7 @@ def _wins(columns: HoldColumns, dead: np.ndarray) -> tuple[np.ndarray, np.ndarra
     out = []
     for level in (1, 2):
         v = columns.pair_level == level
+        v = v | v.transpose(1, 0, 2)  # the columns keep v(a, b) for a <= b only
         out.append((np.einsum("an,abn,bn->n", left, v, left) - np.einsum("an,aan->n", left, v)) / 2)
     return out[0], out[1]
 

@@ -222,7 +222,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
     another configuration is refused (--force moves it aside). Prints the
     house edge, element of risk, standard deviation and time taken.
     --column-store keeps what does not depend on the payouts in the cache
-    folder (about 3.2 GB for the real deck): every hold's columns, so a later
+    folder (about 2.7 GB for the real deck): every hold's columns, so a later
     solve of the same deck under other ting payouts or bet sizes builds none,
     and the rows stages B and C look up, so a later solve finds none.
     """
@@ -367,7 +367,7 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
     parser.add_argument("--column-store", action="store_true",
-                        help="read and keep the payout-free columns and rows in the cache (about 3.2 GB, real deck)")
+                        help="read and keep the payout-free columns and rows in the cache (about 2.7 GB, real deck)")
 
 
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
@@ -429,7 +429,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     multiple prices it (under 2 minutes). A variant of the ting-hu payouts
     or the bet sizes walks the first stage again, but only the rows that
     can be best (2-6.5 minutes); the first one stores in the cache folder
-    what no payout changes (3.2 GB, about 4 minutes; --no-column-store
+    what no payout changes (2.7 GB, about 4 minutes; --no-column-store
     builds it each time instead), and the first to raise a ting-hu payout
     or multiple, its fa-hu bets the solve's, counts how that solve plays
     its best rows (a little over a minute, once). Variants of one run
@@ -543,7 +543,7 @@ def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler (default: a local cluster)")
     parser.add_argument("--no-column-store", action="store_true",
                         help="build the payout-free columns and rows each time instead of keeping them in the "
-                             "cache (3.2 GB)")
+                             "cache (2.7 GB)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
 
 

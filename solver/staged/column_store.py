@@ -19,7 +19,7 @@ named by the configuration's columns fingerprint and the digest of this
 package's source, so columns made by other rules or other code are never
 read. One file per hold class and one per array of the rows, each written to
 a temporary name and renamed; a file that cannot be read is built again. The
-real deck's store takes about 1.7 GB of columns and 1.5 GB of rows, and 0.3 GB
+real deck's store takes about 1.2 GB of columns and 1.5 GB of rows, and 0.3 GB
 for each solve whose best rows' outcome counts bound a variant
 (:func:`solver.staged.bounds.best_rows_path`).
 """
@@ -43,10 +43,12 @@ from solver.staged.holds import (
     hold_columns,
     live_columns,
     no_bonus_columns,
+    upper_rows,
     with_bonus_columns,
 )
 
-#: The per-community arrays kept, compressed (the pair levels shrink about twelvefold).
+#: The per-community arrays kept, compressed (the pair levels, of which only the rows a <= b the walk
+#: reads, shrink about twelvefold).
 _PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
 #: Zstandard at level 1 (bundled with pyarrow): faster to read back and smaller than zlib's files
 #: (scripts/benchmark_column_store.py; figures in docs/performance.md).
@@ -102,6 +104,8 @@ def _write(path: Path, columns: HoldColumns) -> None:
     arrays = {}
     for name in _PACKED:
         array = np.ascontiguousarray(getattr(columns, name))
+        if name == "pair_level":  # the rows the walk reads (a <= b): 378 of 729, most of the file
+            array = array.reshape(len(columns.pool) ** 2, array.shape[-1])[upper_rows(len(columns.pool))]
         arrays[name] = np.frombuffer(_CODEC.compress(array, asbytes=True), np.uint8)
         arrays[f"{name}_shape"] = np.array(array.shape, np.int64)
         arrays[f"{name}_dtype"] = np.array(array.dtype.str)
@@ -129,6 +133,11 @@ def _read(path: Path, hold: tuple[int, ...], config: GameConfig) -> HoldColumns 
     counts = np.ascontiguousarray(counts_of(hold, geometry), dtype=np.int64)
     n_suited = geometry.n_suited
     pool = (geometry.full_counts() - counts)[:n_suited]
+    upper, rows = packed["pair_level"], upper_rows(n_suited)
+    if upper.shape != (len(rows), len(packed["w0"])):
+        return None
+    packed["pair_level"] = np.zeros((n_suited, n_suited, upper.shape[1]), upper.dtype)
+    packed["pair_level"].reshape(n_suited * n_suited, upper.shape[1])[rows] = upper
     return HoldColumns(counts, pool, len(packed["w0"]), **packed, **no_bonus_columns(n_suited), **tables)
 
 

@@ -302,7 +302,8 @@ def _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited):
                 hu_sum += left
             elif levels[t, b] == 2:
                 flush_sum += left
-            pair_level[t, b, j] = levels[t, b]
+            if b >= t:  # the walk reads v(t, b) only for t <= b (its dead cards come sorted)
+                pair_level[t, b, j] = levels[t, b]
         lin[0, t, j] = hu_sum
         lin[1, t, j] = flush_sum
 
@@ -320,8 +321,9 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     the bonus). For live
     community ``j`` (``alive_index[j] = i``): ``acount[t, j]`` its count of type t, ``w0[j]`` its
     combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]`` their
-    columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)`` (the bonus net's columns come
-    after, :func:`_bonus_columns`)."""
+    columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)`` for ``c <= t`` (``v(t, c)`` is the
+    same; 0 below the diagonal, which the walk never reads; the bonus net's columns come after,
+    :func:`_bonus_columns`)."""
     n_suited = suits * ranks
     jokers = hold[n_suited]
     powers = np.ones(ranks, np.int64)
@@ -376,7 +378,9 @@ class HoldColumns:
     qb: np.ndarray
     linb: np.ndarray
     pair_level: np.ndarray
+    """``[a, b, j]``: the pair level ``v(a, b)`` of community j for ``a <= b`` (0 below: never read)."""
     pair_bonus: np.ndarray
+    """``[a, b, j]``: the bonus net of community j with last cards a and b, for ``a <= b`` (0 below)."""
     g_hu: np.ndarray
     g_flush: np.ndarray
 
@@ -447,7 +451,7 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
     w0 = np.empty(n)
     q0 = np.empty((2, n))
     lin = np.empty((2, n_suited, n), np.int16)
-    pair_level = np.empty((n_suited, n_suited, n), np.int8)
+    pair_level = np.zeros((n_suited, n_suited, n), np.int8)
     base = n_suited + 1
     g_hu = np.zeros(base**4, np.int64)
     g_flush = np.zeros(base**4, np.int64)
@@ -492,22 +496,33 @@ def live_columns(columns: HoldColumns, *variants: TingConstants) -> HoldColumns:
     keep = np.flatnonzero(live)
     c = columns
     return HoldColumns(c.hold, c.pool, len(keep), c.alive_index[keep], _kept(c.acount, keep), c.w0[keep],
-                       _kept(c.q0, keep), _kept(c.lin, keep), c.qb, c.linb, _kept(c.pair_level, keep), c.pair_bonus,
-                       c.g_hu, c.g_flush)
+                       _kept(c.q0, keep), _kept(c.lin, keep), c.qb, c.linb,
+                       _kept(c.pair_level, keep, upper_rows(len(c.pool))), c.pair_bonus, c.g_hu, c.g_flush)
 
 
-def _kept(array: np.ndarray, keep: np.ndarray) -> np.ndarray:
+def upper_rows(n_suited: int) -> np.ndarray:
+    """The rows ``a * n_suited + b``, ``a <= b``, of a pair array ``[a, b, j]`` flattened to two axes: the
+    ones the walk reads."""
+    a, b = np.triu_indices(n_suited)
+    return a * n_suited + b
+
+
+def _kept(array: np.ndarray, keep: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     """``np.take(array, keep, axis=-1)`` of a C-contiguous array, by a kernel: numpy's take along the last
-    axis copies one element at a time (the narrowing took as long as reading the hold's columns back)."""
-    rows = int(np.prod(array.shape[:-1]))
-    out = np.empty((*array.shape[:-1], len(keep)), array.dtype)
-    _take_last(array.reshape(rows, array.shape[-1]), keep, out.reshape(rows, len(keep)))
+    axis copies one element at a time (the narrowing took as long as reading the hold's columns back). With
+    ``rows`` (of the array flattened to two axes), only those, the others 0."""
+    n_rows = int(np.prod(array.shape[:-1]))
+    shape = (*array.shape[:-1], len(keep))
+    out = np.empty(shape, array.dtype) if rows is None else np.zeros(shape, array.dtype)
+    rows = np.arange(n_rows) if rows is None else rows
+    _take_last(array.reshape(n_rows, array.shape[-1]), keep, rows, out.reshape(n_rows, len(keep)))
     return out
 
 
 @kernel(nogil=True)
-def _take_last(source, keep, out):
-    for r in range(source.shape[0]):
+def _take_last(source, keep, rows, out):
+    """``out[r] = source[r, keep]`` for each of ``rows``."""
+    for r in rows:
         row, into = source[r], out[r]
         for j in range(keep.shape[0]):
             into[j] = row[keep[j]]
