@@ -18,6 +18,7 @@ from solver.evaluator.hold import fa_values, hold_outcomes
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
 from solver.game.outcomes import Outcome
+from solver.staged import column_store
 from solver.staged.classes import extensions
 from solver.staged.column_store import store_folder, stored_columns
 from solver.staged.holds import (
@@ -245,7 +246,8 @@ def test_a_variant_narrows_the_payout_free_columns_to_the_columns_it_builds(name
     """A ting-payout or bet-size variant keeps, of a hold's payout-free columns, the communities its
     payouts leave live (and adds the bonus net's): the same arrays, in the same order, as building them
     for its payouts, so its walk is bit for bit a plain solve's. Likewise read back from the store, whose
-    file for the hold is written by the first variant; a file that cannot be read is built again."""
+    file for the hold is written by the first variant; a file that cannot be read, or of another layout, is
+    built again."""
     base = CONFIGS[name]
     variants = [base, replace(base, ting_hu=0.17323), replace(base, ting_hu_flush=0.3, ting_hu_multiples=(1.0, 4.0)),
                 replace(base, ting_hu=9.0, fa_hu_bets=(1.0, 5.0)), 
@@ -273,6 +275,15 @@ def test_a_variant_narrows_the_payout_free_columns_to_the_columns_it_builds(name
             _assert_same_columns(hold_columns(counts, base, constants),
                                  stored_columns(hold, base, constants, path.parent))
             assert path.stat().st_size == len(stored)  # stored again (the zip entries carry the time)
+        with pytest.MonkeyPatch.context() as patch:  # a file of every pair level row: another layout
+            patch.setattr(column_store, "upper_rows", lambda n: np.arange(n * n))
+            column_store._write(path, free)
+        n_suited = base.geometry.n_suited
+        with np.load(path) as data:
+            assert data["pair_level_shape"][0] == n_suited ** 2
+        _assert_same_columns(hold_columns(counts, base, constants), stored_columns(hold, base, constants, path.parent))
+        with np.load(path) as data:  # stored again, as the store keeps it
+            assert data["pair_level_shape"][0] == n_suited * (n_suited + 1) // 2
 
 
 def test_on_the_real_deck_a_variant_keeps_fewer_communities_than_the_store() -> None:
