@@ -60,7 +60,7 @@ def _node(columns: HoldColumns, prefix: np.ndarray) -> tuple[np.ndarray, np.ndar
     lin = columns.lin.astype(np.int64)
     for card in prefix:
         win_flush -= lin[:, card]
-        level = columns.pair_level[card]
+        level = columns.pair_level[card]  # v(card, t) for t >= card only: every leaf's card comes after the prefix
         lin[0] -= level == 1
         lin[1] -= level == 2
     return win_flush, lin
