@@ -1,7 +1,7 @@
 """Time the hold kernels on the real deck, warm, and print the median: the evaluator's (default) or stage A's.
 
-Usage: python scripts/benchmark_hold_kernel.py [--stage-a [--tracking] [--config FILE]] [--repeats N] [--holds N]
-       [--save FILE] [--json]
+Usage: python scripts/benchmark_hold_kernel.py [--stage-a [--tracking] [--density D] [--config FILE]] [--repeats N]
+       [--holds N] [--save FILE] [--json]
 
 Twelve random (hold, dead cards) states by default, each valued once alone
 (``fa_values``) and once for four removal cases in one pass
@@ -17,7 +17,9 @@ bets, say) (without ``--stage-a``, ``--save`` writes the evaluator's values,
 also with a bonus bet and counting outcomes). ``--tracking`` walks stage A as
 the forward count does instead: the columns with the bonus net's, every dead
 set's outcome counts at the first fa-hu bet (its timing per hold and per (dead
-set, live community)).
+set, live community)). ``--density D`` walks a random share D of each hold's
+dead sets (the same ones in every run), as a bounded variant's stage A or the
+tracking walk do: their rows are sparse, so fewer leaves share each node.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def main() -> None:
     parser.add_argument("--save", metavar="FILE", help="save the values computed (.npy), to compare two versions")
     parser.add_argument("--config", help="with --stage-a: a TOML configuration (default: the real deck's)")
     parser.add_argument("--tracking", action="store_true", help="with --stage-a: the forward count's tracking walk")
+    parser.add_argument("--density", type=float, default=1.0,
+                        help="with --stage-a: the share of each hold's dead sets walked (default: all)")
     args = parser.parse_args()
     if args.stage_a:
         stage_a(args)
@@ -97,7 +101,7 @@ def stage_a(args: argparse.Namespace) -> None:
     constants = TingConstants.of(config)
     classes = group_classes(geometry, 4)
     holds = [tuple(int(c) for c in h) for h in classes[:: max(1, len(classes) // args.holds)][: args.holds]]
-    deads = [extensions(geometry, h, 4) for h in holds]
+    deads = [_sample(extensions(geometry, h, 4), args.density, seed) for seed, h in enumerate(holds)]
 
     def columns_of(hold: tuple[int, ...]) -> HoldColumns:
         columns = hold_columns(counts_of(hold, geometry), config, constants)
@@ -128,11 +132,19 @@ def stage_a(args: argparse.Namespace) -> None:
         per_community.append(t_walk / leaves * 1e9)
     if args.save:
         np.save(args.save, np.concatenate(values))
-    result = {"holds": len(holds), "tracking": args.tracking, "columns_s_per_hold": statistics.median(build),
+    result = {"holds": len(holds), "tracking": args.tracking, "density": args.density, "columns_s_per_hold": statistics.median(build),
               "walk_s_per_hold": statistics.median(walked), "walk_ns_per_community": statistics.median(per_community)}
     print(json.dumps(result) if args.json else f"{len(holds)} holds: columns {result['columns_s_per_hold']:.4f} s, "
           f"walk {result['walk_s_per_hold']:.4f} s per hold, {result['walk_ns_per_community']:.3f} ns per (dead set, "
           f"live community) (medians of {args.repeats})")
+
+
+def _sample(dead: np.ndarray, density: float, seed: int) -> np.ndarray:
+    """A random share ``density`` of the rows of ``dead``, in their order (the walk needs them sorted)."""
+    if density >= 1.0:
+        return dead
+    keep = np.random.default_rng(seed).random(len(dead)) < density
+    return dead[keep]
 
 
 if __name__ == "__main__":

@@ -128,6 +128,33 @@ def test_walk_over_every_dead_set_of_real_holds() -> None:
             np.testing.assert_allclose(values[r, :len(config.fa_hu_bets)], expected, atol=1e-12, rtol=0)
 
 
+@pytest.mark.parametrize("tracking", [False, True])
+def test_a_walk_over_some_dead_sets_gives_those_rows_of_the_whole_walk(tracking: bool) -> None:
+    """A bounded variant's rows and the tracking walk's are sparse, so each node builds only the columns
+    that the rows below it read: any share of a hold's dead sets must give exactly those rows of the whole
+    walk, bit for bit (a column left unbuilt would be read stale from an earlier node). Real deck, a hold
+    with a joker, values and tracked outcome counts with the bonus net."""
+    config = GameConfig()
+    g = config.geometry
+    constants = TingConstants.of(config, 5.0 if tracking else 0.0)
+    hold = (0, 1, 9, 27)  # 12m 1p J
+    dead = extensions(g, hold, 4)
+    columns = hold_columns(counts_of(hold, g), config, constants, bonus_sums=tracking)
+    bets = np.arange(len(dead)) % len(config.fa_hu_bets)
+    minimum = np.arange(len(dead)) % 3 == 0
+
+    def walked(rows: np.ndarray) -> np.ndarray:
+        if not tracking:
+            return walk(columns, dead[rows], config, constants)
+        return walk(columns, dead[rows], config, constants, bets[rows], minimum[rows])
+
+    whole = walked(np.arange(len(dead)))
+    rng = np.random.default_rng(7)
+    for share in (0.01, 0.1, 0.5):
+        rows = np.flatnonzero(rng.random(len(dead)) < share)
+        assert (walked(rows) == whole[rows]).all()
+
+
 def _expected_counts(config: GameConfig, hold, row, bet: int, minimum: bool, bonus: float):
     play = replace(config, fa_hu_bets=config.fa_hu_bets[:1], ting_hu_multiples=config.ting_hu_multiples[:1]) \
         if minimum else config

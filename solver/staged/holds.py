@@ -587,11 +587,11 @@ _FAST = {"reassoc", "contract"}
 
 
 @kernel(fastmath=_FAST, nogil=True)
-def _step(w_par, q_par, lin_par, qb_par, linb_par, card, a_col, inv_n, with_lin, first_column, pair_level_c,
+def _step(w_par, q_par, lin_par, qb_par, linb_par, card, a_col, inv_n, with_lin, needed, pair_level_c,
           pair_bonus_c, w_out, q_out, lin_out, qb_out, linb_out):
     """One card deeper in the walk: the node's arrays from its parent's, a dead card of type ``card``
     added (``inv_n``: 1 / the copies of it the pool held before); with ``with_lin`` the columns
-    ``L_t`` too, for ``t >= first_column`` (the only ones a sorted dead set can still add)."""
+    ``L_t`` too, for the ``t >= card`` that ``needed`` marks (the cards the rows below add)."""
     n = w_par.shape[0]
     for i in range(n):
         w_out[i] = np.rint(w_par[i] - w_par[i] * a_col[i] * inv_n)
@@ -600,7 +600,9 @@ def _step(w_par, q_par, lin_par, qb_par, linb_par, card, a_col, inv_n, with_lin,
     for i in range(qb_out.shape[0]):
         qb_out[i] = qb_par[i] - linb_par[card, i]
     if with_lin:
-        for t in range(first_column, lin_par.shape[1]):
+        for t in range(card, lin_par.shape[1]):
+            if not needed[t]:
+                continue
             for i in range(n):
                 level = pair_level_c[t, i]
                 lin_out[0, t, i] = lin_par[0, t, i] - (level == 1)
@@ -618,6 +620,30 @@ def _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_
     flush = q_par[1, i] - (lin_flush[i] - (level == 2))
     bonus = qb_par[i] - (linb[i] - corr_bonus[i]) if with_bonus else 0.0
     return w, win, flush, bonus
+
+
+@kernel(inline="always")
+def _last_added(i, w_node, q_hu, q_flush, qb, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n,
+                with_bonus):
+    """:func:`_at_leaf` from community ``i``'s weight and sums at the leaf's parent node, for a leaf that adds
+    the third dead card (:func:`_third_added`). The value walk's leaf, through this rather than :func:`_at_leaf`,
+    took twice as long where the signs of z are mixed: its compiled loop was no longer vectorised."""
+    w = np.rint(w_node - w_node * a_col[i] * inv_n)
+    level = corr_level[i]
+    win = q_hu - (lin_hu[i] - (level == 1))
+    flush = q_flush - (lin_flush[i] - (level == 2))
+    bonus = qb - (linb[i] - corr_bonus[i]) if with_bonus else 0.0
+    return w, win, flush, bonus
+
+
+@kernel(inline="always")
+def _third_added(i, w_par, q_par, qb_par, third, with_bonus):
+    """Community ``i``'s weight and sums at the node of a leaf's first three dead cards, from the node of its
+    first two (``w_par`` ...) and the third's columns, as :func:`_step` builds them."""
+    a_third, inv_third, lin_third_hu, lin_third_flush, linb_third = third
+    w_node = np.rint(w_par[i] - w_par[i] * a_third[i] * inv_third)
+    qb = qb_par[i] - linb_third[i] if with_bonus else 0.0
+    return w_node, q_par[0, i] - lin_third_hu[i], q_par[1, i] - lin_third_flush[i], qb
 
 
 #: The fa-hu bets the fused leaf values in one pass over the communities when there are more than two (its
@@ -744,25 +770,32 @@ def _buffered_values(inputs, wide, t2, p1, pf1, m_min, m_max, c, f):
 
 @kernel(fastmath=_FAST, nogil=True)
 def _leaf_tracked(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
-                  t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums):
+                  a_third, inv_third, lin_third_hu, lin_third_flush, linb_third, adds_third, t2, p1, pf1, m_lo, m_hi, c,
+                  f, bonus_bet, sums):
     """The ting decisions of one fa-hu bet (``c``, ``f``; ting multiples from ``m_lo`` to ``m_hi``)
     community by community, as docs/rules.md ("Information and optimal play") takes them (ties to less money
     at risk), counted into ``sums``: bets of the smallest and of the largest G with their weighted win counts,
-    and the summed bonus net of the bets."""
+    and the summed bonus net of the bets. With ``adds_third`` the leaf's parent is the node of its first two
+    dead cards, and it adds the third's columns (``a_third`` ...) itself (:data:`NODE_LEAVES_LEAST`)."""
     # one inlined copy per ``with_bonus`` (as in _leaf_values), and no select for the smallest G's bets: the
     # tracking walk took 1.69 ns a (dead set, live community) against 2.31 (docs/performance.md, "The tracked
-    # leaf, and three house-edge targets of one payout")
+    # leaf, and three house-edge targets of one payout"); likewise one per ``adds_third``: as a flag in the
+    # loop, it had each array's reference count updated at every community
+    leaf = (w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n)
+    third = (a_third, inv_third, lin_third_hu, lin_third_flush, linb_third)
     if with_bonus:
-        _tracked_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, True,
-                      t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums)
+        if adds_third:
+            _tracked_sums(leaf, True, third, True, t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums)
+        else:
+            _tracked_sums(leaf, True, third, False, t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums)
+    elif adds_third:
+        _tracked_sums(leaf, False, third, True, t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums)
     else:
-        _tracked_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, False,
-                      t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums)
+        _tracked_sums(leaf, False, third, False, t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums)
 
 
 @kernel(inline="always")
-def _tracked_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, with_bonus,
-                  t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums):
+def _tracked_sums(leaf, with_bonus, third, adds_third, t2, p1, pf1, m_lo, m_hi, c, f, bonus_bet, sums):
     """The loop of :func:`_leaf_tracked`. It sums every bet and the bets of the largest G; those of the smallest
     are the difference, exactly: weights and win counts are integers, so are their products and sums."""
     tol = TIE_TOLERANCE * t2
@@ -773,9 +806,15 @@ def _tracked_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, cor
     large_hu = 0.0
     large_flush = 0.0
     bonus_sum = 0.0
+    w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n = leaf
     for i in range(w_par.shape[0]):
-        w, win, flush, bonus = _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus,
-                                        a_col, inv_n, with_bonus)
+        if adds_third:
+            w_node, q_hu, q_flush, qb = _third_added(i, w_par, q_par, qb_par, third, with_bonus)
+            w, win, flush, bonus = _last_added(i, w_node, q_hu, q_flush, qb, lin_hu, lin_flush, linb, corr_level,
+                                               corr_bonus, a_col, inv_n, with_bonus)
+        else:
+            w, win, flush, bonus = _at_leaf(i, w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level,
+                                            corr_bonus, a_col, inv_n, with_bonus)
         z = win * p1 + flush * pf1 - t2
         large = z * f * (m_hi - m_lo) > tol
         gain = c * (win + flush) + f * z * (m_hi if large else m_lo) + bonus_bet * bonus
@@ -900,6 +939,7 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     lin_lv[0] = lin0
     linb_lv[0] = linb0
     built = np.full(LEVELS, -2, np.int64)
+    needed = np.empty(n_suited, np.bool_)
     no_level = np.zeros(n, np.int8)
     no_bonus = np.zeros(nb, pair_bonus.dtype)
     no_lin = np.zeros(n, np.int16)
@@ -915,9 +955,13 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     n_pool = pool.sum()
     for r in range(dead_rows.shape[0]):
         k = _suited_dead(dead_rows, r, n_suited)
-        _descend(dead_rows, r, k, built, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level, pair_bonus)
-        # the leaf: its parent node, and the last dead card added on the fly
-        parent = min(k - 1, 3) if k > 0 else 0
+        # the leaf: its parent node, and the last dead card added on the fly (the tracking walk's, the third too
+        # where few rows share its node)
+        adds_third = tracking and k == 4 and built[3] != dead_rows[r, 2] and \
+            _leaves_below(dead_rows, r, n_suited) < NODE_LEAVES_LEAST
+        parent = (2 if adds_third else min(k - 1, 3)) if k > 0 else 0
+        _descend(dead_rows, r, parent, built, needed, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level,
+                 pair_bonus)
         a_col, inv_n = no_a, 0.0
         lin_hu, lin_flush, linb = no_lin, no_lin, no_linb
         corr_level, corr_bonus = no_level, no_bonus
@@ -938,9 +982,11 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
         if tracking:
             b = track_bet[r]
             m_hi = m_min[0] if track_min[r] else m_max[0]
+            a3, inv3, lin3_hu, lin3_flush, linb3 = _third_of(dead_rows, r, adds_third, acount, pool, lin_lv, linb_lv,
+                                                             no_a, no_lin, no_linb)
             _leaf_tracked(w_lv[parent], q_lv[parent], qb_lv[parent], lin_hu, lin_flush, linb, corr_level,
-                          corr_bonus, a_col, inv_n, with_bonus, t2, p1[0], pf1[0], m_min[0], m_hi, c_fa[0, b],
-                          fa_bets[0, b], bonus_bet, sums)
+                          corr_bonus, a_col, inv_n, with_bonus, a3, inv3, lin3_hu, lin3_flush, linb3, adds_third, t2,
+                          p1[0], pf1[0], m_min[0], m_hi, c_fa[0, b], fa_bets[0, b], bonus_bet, sums)
             rest = left * (left - 1) * (left - 2) * (left - 3) / 24.0 - s11_hu - s11_flush
             _write_tracked(out[0, r], s11_hu, s11_flush, rest, t2, sums)
             continue
@@ -994,20 +1040,71 @@ def _bets_from(values, b0):
 
 
 @kernel(inline="always")
-def _descend(dead_rows, r, k, built, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level, pair_bonus):
-    """Bring the walk's nodes down to row ``r``'s parent (its first ``k - 1`` suited dead cards, at most
-    three): a level is rebuilt from the one above when its card differs from the one ``built`` there."""
-    for lev in range(1, min(k - 1, 3) + 1):
+def _descend(dead_rows, r, parent, built, needed, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level,
+             pair_bonus):
+    """Bring the walk's nodes down to row ``r``'s leaf's ``parent`` (the node of its first ``parent`` dead
+    cards): a level is rebuilt from the one above when its card differs from the one ``built`` there."""
+    n_suited = pool.shape[0]
+    for lev in range(1, parent + 1):
         card = dead_rows[r, lev - 1]
         if built[lev] == card:
             continue
+        if lev <= 2:
+            _columns_below(dead_rows, r, lev, n_suited, needed)
         before = _copies_before(dead_rows, r, lev - 1, card)
         _step(w_lv[lev - 1], q_lv[lev - 1], lin_lv[min(lev - 1, 2)], qb_lv[lev - 1], linb_lv[min(lev - 1, 2)],
-              card, acount[card], 1.0 / (pool[card] - before), lev <= 2, card, pair_level[card], pair_bonus[card],
+              card, acount[card], 1.0 / (pool[card] - before), lev <= 2, needed, pair_level[card], pair_bonus[card],
               w_lv[lev], q_lv[lev], lin_lv[min(lev, 2)], qb_lv[lev], linb_lv[min(lev, 2)])
         built[lev] = card
         for higher in range(lev + 1, LEVELS):
             built[higher] = -2
+
+
+#: The tracking walk builds a node of three dead cards only when at least this many of its rows share it; for
+#: the others the leaf adds the third card itself. Its rows are sparse, mostly one to such a node, whose build
+#: cost about as much as the leaf (docs/performance.md, "Sparse walks: only the columns and nodes their rows
+#: read"). The value walk, whose rows are denser, always builds them.
+NODE_LEAVES_LEAST = 2
+
+
+@kernel(inline="always")
+def _leaves_below(dead_rows, r, n_suited):
+    """How many rows from ``r`` on share its first three dead cards and have a fourth suited one, counted up
+    to :data:`NODE_LEAVES_LEAST`."""
+    count = 0
+    for s in range(r, dead_rows.shape[0]):
+        if count >= NODE_LEAVES_LEAST or dead_rows[s, 0] != dead_rows[r, 0] or dead_rows[s, 1] != dead_rows[r, 1] \
+                or dead_rows[s, 2] != dead_rows[r, 2]:
+            break
+        count += dead_rows[s, 3] < n_suited
+    return count
+
+
+@kernel(inline="always")
+def _third_of(dead_rows, r, adds_third, acount, pool, lin_lv, linb_lv, no_a, no_lin, no_linb):
+    """What a leaf that ``adds_third`` reads of row ``r``'s third dead card (:func:`_third_added`); arrays of
+    zeros for one that does not."""
+    if not adds_third:
+        return no_a, 0.0, no_lin, no_lin, no_linb
+    third = dead_rows[r, 2]
+    return (acount[third], 1.0 / (pool[third] - _copies_before(dead_rows, r, 2, third)), lin_lv[2, 0, third],
+            lin_lv[2, 1, third], linb_lv[2, third])
+
+
+@kernel(inline="always")
+def _columns_below(dead_rows, r, lev, n_suited, needed):
+    """Mark in ``needed`` the columns ``L_t`` that the rows from ``r`` on sharing its first ``lev`` dead cards
+    read from the node of those cards or from nodes below it: their later suited dead cards. A bounded or
+    tracking walk's rows are sparse, and building only these saves most of a node's work
+    (docs/performance.md, "Only the columns the rows below read")."""
+    needed[:] = False
+    for s in range(r, dead_rows.shape[0]):
+        for j in range(lev):
+            if dead_rows[s, j] != dead_rows[r, j]:
+                return
+        for j in range(lev, dead_rows.shape[1]):
+            if dead_rows[s, j] < n_suited:
+                needed[dead_rows[s, j]] = True
 
 
 @kernel(inline="always")
