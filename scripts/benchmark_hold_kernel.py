@@ -132,8 +132,9 @@ def stage_a(args: argparse.Namespace) -> None:
         per_community.append(t_walk / leaves * 1e9)
     if args.save:
         np.save(args.save, np.concatenate(values))
-    result = {"holds": len(holds), "tracking": args.tracking, "density": args.density, "columns_s_per_hold": statistics.median(build),
-              "walk_s_per_hold": statistics.median(walked), "walk_ns_per_community": statistics.median(per_community)}
+    result = {"holds": len(holds), "tracking": args.tracking, "density": args.density,
+              "columns_s_per_hold": statistics.median(build), "walk_s_per_hold": statistics.median(walked),
+              "walk_ns_per_community": statistics.median(per_community)}
     print(json.dumps(result) if args.json else f"{len(holds)} holds: columns {result['columns_s_per_hold']:.4f} s, "
           f"walk {result['walk_s_per_hold']:.4f} s per hold, {result['walk_ns_per_community']:.3f} ns per (dead set, "
           f"live community) (medians of {args.repeats})")
