@@ -19,11 +19,11 @@ from solver import __version__
 from solver.errors import InputError
 from solver.game.cards import DeckGeometry, format_cards
 from solver.game.config import GameConfig, load_config
+from solver.game.objective import RESTRICTIONS
 from solver.game.options import TIE_TOLERANCE, Option, Stage
 from solver.products.query import best_play, stderr_progress
 from solver.render.textfmt import text_table
 from solver.runtime.parallel import mark_parent, quiet_resource_tracker, stop_workers
-from solver.staged.objective import RESTRICTIONS
 from solver.tables.files import note_config_file
 
 if TYPE_CHECKING:
@@ -288,8 +288,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     frequencies beside their exact probabilities. Same --seed, same result,
     whatever --jobs.
     """
+    from solver.game.objective import Objective
     from solver.products.simulate import simulate
-    from solver.staged.objective import Objective
     from solver.tables.files import default_directory
 
     config = _config(args)
@@ -561,9 +561,9 @@ def cmd_chart(args: argparse.Namespace) -> None:
     Each list's loss is exact for its decision alone; --exact prices the
     whole chart exactly, with a solve that follows it.
     """
+    from solver.game.objective import Objective
     from solver.products.chart import build_chart, chart_markdown
     from solver.products.report import FORMATS, parse_formats, write_report
-    from solver.staged.objective import Objective
     from solver.tables.files import default_directory, usable_directory
 
     config = _config(args)

@@ -211,9 +211,10 @@ def test_on_the_real_deck_only_communities_that_can_win_on_average_move_at_the_l
     sums at no dead card taken as unbounded): for a payout half as large again, narrower on most rows (``tighter``;
     a payout three times as large lets nearly every community of a strong hold win on average)."""
     from solver.game.cards import counts_of
+    from solver.game.payouts import TingConstants
     from solver.staged import bounds
     from solver.staged.classes import extensions
-    from solver.staged.holds import TingConstants, hold_columns, walk
+    from solver.staged.holds import hold_columns, walk
 
     geometry = REAL.geometry
     dead = np.ascontiguousarray(extensions(geometry, hold, 4)[::7])
@@ -663,9 +664,9 @@ def test_best_rows_are_each_states_best_and_their_counts_price_the_solve(solved:
     highest value where it beats folding (against a plain loop over the states), whose outcome counts, kept
     once in the store by the variant's bounded solve, give the solve's own values at its payouts and, at the
     variant's, the worth of the solve's decisions: at most the variant's values, and above the solve's."""
+    from solver.game.payouts import TingConstants
     from solver.staged.bounds import best_rows, best_rows_path, read_best_rows, strategy_values
     from solver.staged.column_store import store_folder, stored_rows
-    from solver.staged.holds import TingConstants
 
     store = store_folder(SMALL, solved["low"].parent / "store")
     rows = stored_rows(store, "draws")

@@ -402,7 +402,7 @@ def test_whole_chart_is_priced_exactly(chart, two_suit_tables: Path) -> None:
 
 def test_chart_restriction_needs_its_rules() -> None:
     from solver.errors import InputError
-    from solver.staged.objective import Objective
+    from solver.game.objective import Objective
 
     with pytest.raises(InputError, match="chart"):
         Objective(restriction="chart")

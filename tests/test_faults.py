@@ -442,7 +442,7 @@ def test_simulate_starts_no_more_processes_than_batches(two_suit_tables: Path, c
 def test_a_directory_left_while_being_prepared_is_taken_as_fresh(tmp_path: Path) -> None:
     """A run stopped while making a table directory leaves at most its lock, an empty chunks/ and a manifest
     being written: the next run prepares it; a directory with anything else and no manifest is refused."""
-    from solver.staged.objective import Objective
+    from solver.game.objective import Objective
     from solver.tables.files import LOCK, prepare_directory, read_manifest
 
     left = tmp_path / "left"

@@ -18,12 +18,12 @@ from solver.evaluator.hold import fa_values, hold_outcomes
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
 from solver.game.outcomes import Outcome
+from solver.game.payouts import TingConstants
 from solver.staged import column_store
 from solver.staged.classes import extensions
 from solver.staged.column_store import store_folder, stored_columns
 from solver.staged.holds import (
     HoldColumns,
-    TingConstants,
     _pair_bonus_table,
     hold_columns,
     live_columns,

@@ -127,10 +127,10 @@ class GameConfig:
         """Hash of the fields stage A's walk reads (the step-11 counts and the ting gains) that pricing its
         rows cannot change: all but :data:`DEAL_PAYOUTS` and :data:`STEP11_PAYOUTS`, and of the ting
         multiples only the smallest where there are two or more and the walk's sums are exact
-        (:func:`solver.staged.holds.sums_exact`): the largest then moves each ting gain by exactly
+        (:func:`solver.game.payouts.sums_exact`): the largest then moves each ting gain by exactly
         ``F dm Z+``, which the rows give (docs/algorithm.md). Configurations with the same ting
         fingerprint share the walk, each pricing it with its own payouts."""
-        from solver.staged.holds import TingConstants, sums_exact  # the walk's arithmetic decides what is exact
+        from solver.game.payouts import TingConstants, sums_exact  # here: numpy, which a table query never needs
 
         multiples: list[Any] = list(self.ting_hu_multiples)
         if len(set(multiples)) > 1 and sums_exact(TingConstants.of(self), self.geometry):

@@ -46,6 +46,7 @@ from solver.errors import InputError
 from solver.game.cards import format_cards, parse_cards
 from solver.game.combinatorics import remove_cards
 from solver.game.config import GameConfig
+from solver.game.objective import CHART, Objective
 from solver.products.chart_lines import CHUNK, StageLines, situation_rows, stage_lines
 from solver.products.patterns import (
     DEFAULT_WORDS,
@@ -58,7 +59,6 @@ from solver.products.patterns import (
     option_entry,
 )
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
-from solver.staged.objective import CHART, Objective
 from solver.staged.run import Summary, load_summary
 from solver.tables.files import (
     bounded_stage_a,
@@ -683,7 +683,7 @@ def chart_exact(config: GameConfig, tables: Path | str, rules: ChartRules, n_job
                 quiet: bool = True) -> Summary:
     """The exact figures of playing ``rules`` at the deal and the draw (the ting decision optimal).
 
-    A solve with the chart restriction (:mod:`solver.staged.objective`), written
+    A solve with the chart restriction (:mod:`solver.game.objective`), written
     beside the main tables (``<tables>-chart-<digest>``) and reused when
     there. A post-draw hand that no rule covers (the chart's deal play can
     reach hands optimal play never does) is played optimally.

@@ -17,8 +17,8 @@ from typing import Any
 
 from solver.game.bonus import BonusTable, bonus_table
 from solver.game.config import GameConfig
+from solver.game.objective import RESTRICTIONS, Objective
 from solver.render.document import Block, Heading, Paragraph, Table
-from solver.staged.objective import RESTRICTIONS, Objective
 from solver.staged.run import solve
 from solver.staged.summary import Summary, load_summary
 from solver.tables.files import bounded_stage_a, check_tables, default_directory, solve_command
@@ -54,7 +54,7 @@ class ParSheet:
     bonus_random: BonusTable
     bonus: BonusComparison | None = None
     strategies: tuple[tuple[str, Summary], ...] = ()
-    """Simple restricted strategies (see :mod:`solver.staged.objective`) with their exact summaries."""
+    """Simple restricted strategies (see :mod:`solver.game.objective`) with their exact summaries."""
 
     def to_json(self) -> dict[str, Any]:
         """The figures as plain data for ``--json``."""

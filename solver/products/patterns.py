@@ -10,7 +10,7 @@ hand allows; where several discards keep the rule's pattern it plays each
 of them with equal probability (a person told only the pattern could take
 any, unless dead cards tell them apart: see below). :class:`ChartRules` is
 such a strategy for the deal and the draw, in a form the solve can follow
-(see :mod:`solver.staged.objective`).
+(see :mod:`solver.game.objective`).
 
 **Dead cards touching the hold.** What a kept group is worth depends on
 the cards it still needs, and a card the player has thrown (earlier, or

@@ -47,10 +47,10 @@ import pyarrow.parquet as pq
 
 from solver.errors import InputError
 from solver.game.config import PAYOUT_KEYS, STEP11_PAYOUTS, GameConfig, validate
+from solver.game.objective import Objective
+from solver.game.payouts import TingConstants, sums_exact
 from solver.runtime.parallel import work_processes
 from solver.staged.bounds import find_bounds, recorded_bounds, whole_stage_a
-from solver.staged.holds import TingConstants, sums_exact
-from solver.staged.objective import Objective
 from solver.staged.summary import Summary
 from solver.tables.files import bounded_stage_a, default_directory, holds_file, read_metadata, recorded_source
 

@@ -18,11 +18,11 @@ from solver.game.cards import DeckGeometry, counts_of, format_cards, parse_cards
 from solver.game.combinatorics import remove_cards, submultisets
 from solver.game.config import GameConfig
 from solver.game.hu_plain import hu_level_plain
+from solver.game.objective import Objective
 from solver.game.options import Option, Stage, best_index
 from solver.game.state import State, validate_state
 from solver.game.symmetry import Relabelling, canonical, encode, inverse
 from solver.runtime.jit import interpreted
-from solver.staged.objective import Objective
 
 
 @dataclass(frozen=True)

@@ -18,15 +18,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from solver import __version__
 from solver.runtime.files import written_atomically
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from solver.game.cards import DeckGeometry
 
 #: Bump when a cached table's layout or meaning changes without a version change.
 FORMAT = 4
@@ -37,8 +35,25 @@ def cache_dir() -> Path:
     return Path(os.environ.get("MAHJONG_POKER_CACHE", Path.home() / ".cache" / "mahjong-poker"))
 
 
+class Geometry(Protocol):
+    """What a cached table's name reads of its deck (a :class:`solver.game.cards.DeckGeometry`; the runtime
+    layer names no game type)."""
+
+    @property
+    def suits(self) -> int: ...
+
+    @property
+    def ranks(self) -> int: ...
+
+    @property
+    def copies_in_play(self) -> int: ...
+
+    @property
+    def jokers_in_play(self) -> int: ...
+
+
 def cached_arrays(
-    name: str, geometry: DeckGeometry, build: Callable[[], dict[str, np.ndarray]]
+    name: str, geometry: Geometry, build: Callable[[], dict[str, np.ndarray]]
 ) -> dict[str, np.ndarray]:
     """The arrays ``build()`` returns, read from the cache when a file for this geometry and version exists."""
     import numpy as np  # here, not at the top: a table query uses only cache_dir

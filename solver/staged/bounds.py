@@ -75,8 +75,9 @@ import numpy as np
 
 from solver.game.cards import DeckGeometry
 from solver.game.config import DEAL_PAYOUTS, STEP11_PAYOUTS, GameConfig, config_from_dict
+from solver.game.payouts import TingConstants
 from solver.runtime.jit import kernel
-from solver.staged.holds import TingConstants, _fewest_completions, largest_move
+from solver.staged.holds import _fewest_completions, largest_move
 
 MONOTONE_PAYOUTS = ("ting_hu_ante", "ting_hu_fa", "ting_hu", "ting_hu_flush")
 """The payouts of a won ting bet: a stage-A value never falls as any of them rises, nor as the largest ting

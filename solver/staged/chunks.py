@@ -23,11 +23,12 @@ from joblib import Parallel, delayed
 from solver.errors import InputError
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
+from solver.game.objective import Objective
+from solver.game.payouts import TingConstants
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import watch_parent, work_processes
 from solver.staged.column_store import stored_columns
-from solver.staged.holds import HoldColumns, TingConstants, hold_columns, live_columns
-from solver.staged.objective import Objective
+from solver.staged.holds import HoldColumns, hold_columns, live_columns
 from solver.tables.files import describe, file_metadata, read_metadata, write_table
 
 #: Items per chunk of each stage: holds (A, the tracking walk), six-card hands (B), first holds (C). Small

@@ -34,12 +34,12 @@ import pyarrow as pa
 
 from solver.game.cards import counts_of
 from solver.game.config import GameConfig
+from solver.game.payouts import TingConstants
 from solver.runtime.diskcache import cache_dir, save_arrays
 from solver.runtime.files import written_atomically
 from solver.runtime.jit import SOURCE_DIGEST
 from solver.staged.holds import (
     HoldColumns,
-    TingConstants,
     hold_columns,
     live_columns,
     no_bonus_columns,
@@ -51,7 +51,7 @@ from solver.staged.holds import (
 #: reads, shrink about twelvefold).
 _PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
 #: Zstandard at level 1 (bundled with pyarrow): faster to read back and smaller than zlib's files
-#: (scripts/benchmark_column_store.py; figures in docs/performance.md).
+#: (``scripts/benchmark.py column-store``; figures in docs/performance.md, "The column store").
 _CODEC = pa.Codec("zstd", 1)
 #: The rows kept of stages B and C (``draws``: per post-draw class, its key, hu level, number of
 #: distinct holds and their stage-A rows; ``firsts``: per first hold, its draws' stage-B rows).

@@ -22,10 +22,10 @@ from math import comb, fsum
 import numpy as np
 
 from solver.game.config import GameConfig
+from solver.game.objective import Objective
 from solver.game.options import TIE_TOLERANCE, Option
 from solver.game.outcomes import Outcome, slot_scale
 from solver.game.symmetry_kernels import pattern_powers
-from solver.staged.objective import Objective
 from solver.staged.stages import _draw_keys, _hold_keys
 from solver.tables.files import rows_in_threads
 

@@ -64,16 +64,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from math import comb, inf
+from math import comb
 
 import numpy as np
 
 from solver.game.bonus import community_bonus_net
-from solver.game.cards import DeckGeometry
 from solver.game.community import alone_index, community_index
 from solver.game.config import GameConfig
 from solver.game.hu import _flags_level, _hu_level, _level_packed, _needs_of_key, _suit_keys, digit_cap, suit_table
 from solver.game.options import TIE_TOLERANCE
+from solver.game.payouts import TingConstants
 from solver.runtime.jit import kernel
 
 #: The walk's arrays per level: the dead set's first 0, 1, 2 and 3 suited cards.
@@ -96,55 +96,6 @@ likewise for the largest G; ``bonus_net``: the summed bonus net of the paths tha
 #: a value can change with a ting win payout: what bounds a variant by a solve of other ting payouts
 #: (:mod:`solver.staged.bounds`).
 WINS_COLUMNS = 2
-
-
-@dataclass(frozen=True)
-class TingConstants:
-    """The payouts the walk reads, for one objective (see the module's notes on the closed form)."""
-
-    fa_bets: np.ndarray
-    """F of each fa-hu bet."""
-    c: np.ndarray
-    """``ting_ante + F * ting_fa + 1 + F`` for each F."""
-    step11_hu: np.ndarray
-    """``fa_hu_ante + F * fa_hu`` for each F: what a hu at step 11 wins."""
-    step11_flush: np.ndarray
-    """``fa_hu_ante + F * fa_hu_flush`` for each F."""
-    p1: float
-    """1 + what G wins on a hu."""
-    pf1: float
-    """1 + what G wins on a flush hu."""
-    m_min: float
-    m_max: float
-    bonus_bet: float
-
-    @classmethod
-    def of(cls, config: GameConfig, bonus_bet: float = 0.0) -> TingConstants:
-        """The constants of ``config`` with a bonus bet of ``bonus_bet`` in the objective."""
-        f = np.array(config.fa_hu_bets, np.float64)
-        return cls(f, config.ting_hu_ante + f * config.ting_hu_fa + 1.0 + f, config.fa_hu_ante + f * config.fa_hu,
-                   config.fa_hu_ante + f * config.fa_hu_flush, 1.0 + config.ting_hu, 1.0 + config.ting_hu_flush,
-                   min(config.ting_hu_multiples), max(config.ting_hu_multiples), float(bonus_bet))
-
-
-#: :func:`sums_exact`: the payouts' unit (their products in the leaf are then multiples of its cube).
-_EXACT_UNIT = 0.25
-
-
-def sums_exact(constants: TingConstants, geometry: DeckGeometry) -> bool:
-    """Whether stage A's leaf sums are exact under these payouts on this deck, so the same in any order
-    of the communities and with any that add nothing among them: no bonus bet, every payout the leaf
-    reads a multiple of 1/4, and the largest sum (every community of the deck at its largest weight and
-    gain) below 2^53 units of 1/64, the unit of a gain."""
-    read = (constants.p1, constants.pf1, constants.m_min, constants.m_max, *constants.c, *constants.fa_bets)
-    if constants.bonus_bet != 0 or any(not 0 <= x < inf or float(x) / _EXACT_UNIT != round(float(x) / _EXACT_UNIT)
-                                       for x in read):
-        return False
-    completions = comb(geometry.n_suited * geometry.copies_in_play, 2)  # W + Wf, and C(left, 2), at most
-    z = max(constants.p1, constants.pf1) * completions + completions
-    gain = max(constants.c) * completions + max(constants.fa_bets) * constants.m_max * z
-    largest = comb(geometry.n_suited + 3, 4) * geometry.copies_in_play ** 4 * gain
-    return largest * _EXACT_UNIT ** -3 < 2.0 ** 53
 
 
 # ---------------------------------------------------------------------------------------------
@@ -659,8 +610,9 @@ def _leaf_values(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr
     each: their first two unless ``wide``) and for the first with only the smallest ting multiple; then the
     summed weight times W and times Wf (:data:`WINS_COLUMNS`)."""
     # each inlined copy sees ``with_bonus`` as a constant, so the one without drops the bonus terms (a tenth
-    # of the leaf's time, benchmark_ting_leaf.py); ``wide`` stays a flag the compiler lifts out of the loop:
-    # passed as a constant instead, the wide loop compiled a quarter slower (docs/performance.md)
+    # of the leaf's time: docs/performance.md, "The ting leaf"); ``wide`` stays a flag the compiler lifts out of
+    # the loop: passed as a constant instead, the wide loop compiled a quarter slower (docs/performance.md,
+    # "Three fa-hu bets in one pass")
     if with_bonus:
         return _leaf_sums(w_par, q_par, qb_par, lin_hu, lin_flush, linb, corr_level, corr_bonus, a_col, inv_n, True,
                           wide, t2, p1, pf1, m_min, m_max, c, f, bonus_bet)

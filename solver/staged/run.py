@@ -53,7 +53,9 @@ from solver.errors import ConfigError, InputError
 from solver.game.cards import DeckGeometry, format_cards
 from solver.game.config import GameConfig, config_from_dict
 from solver.game.hu import hu_levels
+from solver.game.objective import Objective, Policy
 from solver.game.options import Option
+from solver.game.payouts import TingConstants, sums_exact
 from solver.game.symmetry import deal_classes
 from solver.game.symmetry_kernels import canonical_keys, pattern_powers
 from solver.runtime.files import written_atomically
@@ -94,17 +96,7 @@ from solver.staged.forward import (
     outcome_counts,
     sum_exact,
 )
-from solver.staged.holds import (
-    WINS_COLUMNS,
-    TingConstants,
-    largest_move,
-    largest_shift,
-    price,
-    sums_exact,
-    walk,
-    walk_variants,
-)
-from solver.staged.objective import Objective, Policy
+from solver.staged.holds import WINS_COLUMNS, largest_move, largest_shift, price, walk, walk_variants
 from solver.staged.stages import StateHolds, _draw_values, _first_rows, _first_values, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
 from solver.staged.tracking import count_best_rows, tracked

@@ -20,8 +20,8 @@ from typing import Any
 import pyarrow as pa
 
 from solver.game.config import GameConfig
+from solver.game.objective import Objective
 from solver.game.outcomes import KINDS, Outcome, slot_denominator
-from solver.staged.objective import Objective
 from solver.tables.files import check_tables, read_metadata, read_table, write_json, write_table
 
 
@@ -72,7 +72,7 @@ class Summary:
     draw_states: int
     bonus_bet: float
     restriction: str
-    """The strategy's restriction (``optimal``: none), see :mod:`solver.staged.objective`."""
+    """The strategy's restriction (``optimal``: none), see :mod:`solver.game.objective`."""
     bonus_settled: Fraction
     """Probability that the bonus bet is settled (the player bets ting-hu)."""
     bonus_net_settled: float

@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solver.errors import InputError
+from solver.game.payouts import TingConstants
 from solver.staged.chunks import (
     SolveJob,
     as_array,
@@ -30,7 +31,7 @@ from solver.staged.chunks import (
     save_stage_arrays,
 )
 from solver.staged.forward import decode_rows
-from solver.staged.holds import TRACK_COLUMNS, TingConstants, walk
+from solver.staged.holds import TRACK_COLUMNS, walk
 from solver.tables.files import file_metadata, read_metadata, write_table
 
 TRACKING_FILE = "tracking.parquet"

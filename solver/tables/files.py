@@ -42,7 +42,7 @@ from solver.runtime.files import written_atomically
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from solver.staged.objective import Objective
+    from solver.game.objective import Objective
 
 #: Bump when the tables' layout or meaning changes, or when a code change can change any number in
 #: them: tables and chunks of another format are never reused.
@@ -61,6 +61,22 @@ def describe(config: GameConfig, objective: Objective) -> dict[str, Any]:
 def default_directory(config: GameConfig, objective: Objective) -> Path:
     """``strategy_tables/<fingerprint>``, with ``-bonus<B>`` or ``-<restriction>`` for other objectives."""
     return Path("strategy_tables") / (config.fingerprint() + objective.suffix())
+
+
+#: The project's own table folder: the one committed beside the package (an editable install or a clone).
+PROJECT_TABLES = Path(__file__).resolve().parent.parent.parent / "strategy_tables"
+
+
+def tables_for(config: GameConfig, objective: Objective) -> Path | None:
+    """The finished tables of ``config`` a command uses by default: ``strategy_tables/<fingerprint>`` in the
+    working folder, else the project's own (committed, or solved there), else None.
+
+    Finished means its ``summary.parquet`` is there: a solve writes it last."""
+    name = default_directory(config, objective).name
+    for root in (Path("strategy_tables"), PROJECT_TABLES):
+        if (root / name / "summary.parquet").is_file():
+            return root / name
+    return None
 
 
 LOCK = ".lock"
