@@ -27,6 +27,7 @@ from solver.runtime.parallel import mark_parent, quiet_resource_tracker, stop_wo
 from solver.tables.files import note_config_file
 
 if TYPE_CHECKING:
+    from solver.game.objective import Objective
     from solver.products.paytable import TargetRow, VariantRow
 
 
@@ -146,12 +147,15 @@ def cmd_best(args: argparse.Namespace) -> None:
     main game plus a bonus bet of B, which pushes unless the player bets
     ting-hu (docs/rules.md, "The bonus bet").
     """
+    from solver.game.objective import Objective
+
     config = _config(args)
     geometry = config.geometry
+    tables = None if args.no_tables else _tables_or_default(args.tables, config, Objective(args.bonus))
     result = best_play(
         args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
         double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0, bonus=args.bonus,
-        progress=None if args.json else stderr_progress("deal stage"), n_jobs=args.jobs, tables=args.tables,
+        progress=None if args.json else stderr_progress("deal stage"), n_jobs=args.jobs, tables=tables,
     )
     if args.json:
         print(json.dumps(result.to_json(geometry)))
@@ -181,9 +185,24 @@ def cmd_best(args: argparse.Namespace) -> None:
         print(f"the ting: {result.aim}")
     elif best.action in ("bet", "discard"):
         print(f"the kept cards aim at: {result.aim}")
-    if args.tables:
-        print("EVs from the solve's tables" if result.source == "tables" else
-              f"EVs computed by the evaluator ({_not_from_tables(state.stage, Path(args.tables))})")
+    if tables is None:
+        print("EVs computed by the evaluator (" + ("--no-tables" if args.no_tables else
+              f"no finished solve of this configuration: mahjong-poker solve{_config_flag(args)} makes one") + ")")
+    else:
+        print(f"EVs from the tables in {tables}" if result.source == "tables" else
+              f"EVs computed by the evaluator ({_not_from_tables(state.stage, tables)})")
+
+
+def _config_flag(args: argparse.Namespace) -> str:
+    return f" --config {args.config}" if args.config else ""
+
+
+def _tables_or_default(given: str | None, config: GameConfig, objective: Objective) -> Path | None:
+    """``--tables`` as given, else the configuration's finished tables where there are any
+    (:func:`solver.tables.files.tables_for`), else None."""
+    from solver.tables.files import tables_for
+
+    return Path(given) if given else tables_for(config, objective)
 
 
 def _not_from_tables(stage: Stage, tables: Path) -> str:
@@ -264,11 +283,13 @@ def cmd_edge(args: argparse.Namespace) -> None:
     with --bonus B also under the strategy that maximises main game plus a
     bonus bet of B (a second solve).
     """
+    from solver.game.objective import Objective
     from solver.products.edge import par_sheet, par_sheet_document
     from solver.render.document import to_text
 
     config = _config(args)
-    sheet = par_sheet(config, args.tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
+    tables = _tables_or_default(args.tables, config, Objective())
+    sheet = par_sheet(config, tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
     data = sheet.to_json()
     if args.json:
         print(json.dumps(data))
@@ -293,7 +314,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     from solver.tables.files import default_directory
 
     config = _config(args)
-    tables = args.tables or default_directory(config, Objective())
+    tables = _tables_or_default(args.tables, config, Objective()) or default_directory(config, Objective())
     result = simulate(config, tables, args.hands, args.seed, args.jobs,
                       progress=None if args.json else stderr_progress("hands"))
     data = result.to_json()
@@ -380,7 +401,9 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bonus", type=_bonus_bet, default=0.0, metavar="B",
                         help="value main game plus a bonus bet of B (it pushes unless the player bets ting-hu)")
     _add_jobs(parser, -1, "processes for a deal-stage evaluation (default -1: all cores)")
-    _add_tables(parser, "answer from a solve's tables when they hold the state (same numbers, faster)")
+    _add_tables(parser, "answer from these tables (default: the configuration's own, strategy_tables/<fingerprint>, "
+                        "when a solve or a clone has them; same numbers as the evaluator, faster)")
+    parser.add_argument("--no-tables", action="store_true", help="compute every EV with the evaluator, ignoring tables")
 
 
 def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
@@ -567,7 +590,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
     from solver.tables.files import default_directory, usable_directory
 
     config = _config(args)
-    tables = Path(args.tables) if args.tables else default_directory(config, Objective())
+    tables = _tables_or_default(args.tables, config, Objective()) or default_directory(config, Objective())
     if args.format is not None and not args.out:
         raise InputError("--format chooses what --out writes: give --out DIR too")
     formats = parse_formats(",".join(FORMATS) if args.format is None else args.format)

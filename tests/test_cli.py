@@ -105,3 +105,31 @@ def test_best_says_when_options_tie(capsys) -> None:
                  "--tables", str(root / "strategy_tables" / "reduced-3x4")]) == 0
     out = capsys.readouterr().out
     assert "tied with the next option" in out and " tie\n" in out and "better than the next" not in out
+
+
+def test_best_reads_the_configurations_own_tables_by_default(tmp_path, monkeypatch, capsys) -> None:
+    """With no --tables, `best` answers from strategy_tables/<fingerprint> in the working folder when a solve
+    is there (the same EVs as the evaluator), says where from, and --no-tables forces the evaluator."""
+    from pathlib import Path
+
+    from solver.game.config import load_config
+    from solver.staged.run import solve
+
+    config_file = tmp_path / "one-suit.toml"
+    config_file.write_text("[deck]\nsuits = 1\nranks = 5\ncopies = 3\njokers = 1\n")
+    config = load_config(config_file)
+    monkeypatch.chdir(tmp_path)
+    common = ["best", "11235m J", "--dead", "44m", "--config", str(config_file), "--jobs", "1"]
+    assert main(common + ["--json"]) == 0
+    direct = json.loads(capsys.readouterr().out)
+    assert main(common) == 0
+    assert "no finished solve of this configuration: mahjong-poker solve --config" in capsys.readouterr().out
+    solve(config, Path("strategy_tables") / config.fingerprint(), n_jobs=1, quiet=True)
+    assert main(common + ["--json"]) == 0
+    looked_up = json.loads(capsys.readouterr().out)
+    assert looked_up["best"] == direct["best"]
+    assert [o["ev"] for o in looked_up["options"]] == pytest.approx([o["ev"] for o in direct["options"]], abs=1e-12)
+    assert main(common) == 0
+    assert f"EVs from the tables in strategy_tables/{config.fingerprint()}" in capsys.readouterr().out
+    assert main(common + ["--no-tables"]) == 0
+    assert "EVs computed by the evaluator (--no-tables)" in capsys.readouterr().out

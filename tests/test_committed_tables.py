@@ -75,13 +75,32 @@ COMMITTED_DIGESTS = {
 }
 
 
-@pytest.mark.parametrize("directory", sorted(COMMITTED_DIGESTS))
-def test_committed_tables_contents_are_pinned(directory: str) -> None:
+def committed_digests(folder: Path, names: dict[str, str]) -> dict[str, str]:
+    """The content digests of the committed tables in ``folder``. Only those: a solve into the same folder
+    (the README's first command) adds its large tables beside them, which are the user's, not the project's."""
     from solver.tables.files import content_digest
 
-    paths = sorted((ROOT / "strategy_tables" / directory).glob("*.parquet"))
-    found = {path.stem: content_digest(path) for path in paths}
-    assert found == COMMITTED_DIGESTS[directory]
+    return {name: content_digest(folder / f"{name}.parquet") for name in names}
+
+
+@pytest.mark.parametrize("directory", sorted(COMMITTED_DIGESTS))
+def test_committed_tables_contents_are_pinned(directory: str) -> None:
+    pinned = COMMITTED_DIGESTS[directory]
+    assert committed_digests(ROOT / "strategy_tables" / directory, pinned) == pinned
+
+
+def test_the_pin_holds_beside_a_solves_large_tables(tmp_path: Path) -> None:
+    """After `mahjong-poker solve` has written holds, draws and tracking beside the committed tables, the
+    pin still reads the committed ones (a solve must never break the tests); a changed committed one fails."""
+    import shutil
+
+    folder = tmp_path / "tables"
+    shutil.copytree(TABLES, folder)
+    pinned = COMMITTED_DIGESTS["reduced-3x4"]
+    shutil.copy(TABLES / "holds.parquet", folder / "tracking.parquet")  # stands for a solve's extra table
+    assert committed_digests(folder, pinned) == pinned
+    shutil.copy(TABLES / "deals.parquet", folder / "firsts.parquet")
+    assert committed_digests(folder, pinned) != pinned
 
 
 def test_content_digest_sees_a_changed_value(tmp_path: Path) -> None:
