@@ -679,6 +679,51 @@ def _add_cache_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--clear", action="store_true", help="delete everything (all of it is rebuilt on demand)")
 
 
+def cmd_train(args: argparse.Namespace) -> None:
+    """Train in the browser: play hands, and see at once what each decision cost, exactly.
+
+    Starts a local web server (--host, default 127.0.0.1; --port, default
+    8765, 0 for a free one), prints the page's URL and serves until Ctrl-C.
+    The page deals shuffled hands and walks the rules in order; after each
+    decision it shows the choice, the best one, every option with its exact
+    EV (the same as mahjong-poker best for that state) and the mistake's cost
+    in T, and keeps a score. Drills on one decision bring back the situations
+    got wrong. Deal and draw decisions come from a solve's tables (--tables
+    DIR, default strategy_tables/<fingerprint>) when they hold them, else from
+    the evaluator; --seed S makes the session reproducible. docs/trainer.md
+    describes the page, its keys and its JSON API.
+    """
+    from solver.game.objective import Objective
+    from solver.tables.files import check_tables
+    from solver.trainer.server import make_server
+
+    config = _config(args)
+    tables = _tables_or_default(args.tables, config, Objective())
+    if tables is not None:
+        check_tables(tables, config, Objective())
+    server = make_server(config, tables, args.host, args.port, args.seed, args.config)
+    try:
+        server.warm_up()
+        print(json.dumps({"url": server.url}) if args.json else f"Trainer at {server.url} — Ctrl-C stops it",
+              flush=True)
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("trainer stopped", file=sys.stderr)
+    finally:
+        server.server_close()
+
+
+def _port(text: str) -> int:
+    return _number(text, int, "a port number from 0 (any free port) to 65535", lambda v: 0 <= v <= 65535)
+
+
+def _add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=_port, default=8765, metavar="N", help="port (default 8765; 0: any free port)")
+    parser.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1)")
+    _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>, else the evaluator)")
+    parser.add_argument("--seed", type=_seed, metavar="S", help="seed of the sessions' decks (default: random)")
+
+
 Command = tuple[Callable[[argparse.Namespace], None], str, Callable[[argparse.ArgumentParser], None]]
 COMMANDS: dict[str, Command] = {
     "best": (cmd_best, "the best play for a hand, with the EV of every option", _add_best_arguments),
@@ -693,6 +738,7 @@ COMMANDS: dict[str, Command] = {
                  _add_paytable_arguments),
     "deal-stats": (cmd_deal_stats, "number of six-card deals that can claim a tian-hu", _no_arguments),
     "cache": (cmd_cache, "what the cache folder holds; --prune deletes what is no longer read", _add_cache_arguments),
+    "train": (cmd_train, "a strategy trainer in the browser: every decision graded exactly", _add_train_arguments),
 }
 
 

@@ -87,7 +87,7 @@ def _bonus_masks(counts_rows, suits, ranks, out):
         out[i] = _bonus_mask(counts_rows[i], suits, ranks)
 
 
-def _paid_parts(mask: int, config: GameConfig) -> tuple[list[str], float]:
+def paid_parts(mask: int, config: GameConfig) -> tuple[list[str], float]:
     """Names of the categories paid for a mask and the total payout to 1 (no names: bet lost).
 
     Of the ranked categories only the highest-paying is paid (several tied
@@ -120,7 +120,7 @@ def payout_by_mask(config: GameConfig) -> np.ndarray:
     Cached per configuration and read-only."""
     table = np.empty(N_MASKS, dtype=np.float64)
     for mask in range(N_MASKS):
-        names, total = _paid_parts(mask, config)
+        names, total = paid_parts(mask, config)
         table[mask] = total if names else -1.0
     table.flags.writeable = False
     return table
@@ -188,7 +188,7 @@ def bonus_table(config: GameConfig) -> BonusTable:
     for mask in range(N_MASKS):
         if by_mask[mask] == 0:
             continue
-        names, pays = _paid_parts(mask, config)
+        names, pays = paid_parts(mask, config)
         label = " + ".join(names) if names else NO_COMBINATION
         net = pays if names else -1.0
         old = grouped.get(label, (net, 0))
@@ -244,7 +244,7 @@ def _payouts(config: GameConfig, key: str, value: float) -> GameConfig:
 @lru_cache(maxsize=4 * N_MASKS)
 def _mask_parts(mask: int, stacking: bool, straight_adds_flush: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The payout keys a mask is paid from: the ranked ones (the highest is paid) and the added ones
-    (the same rules as :func:`_paid_parts`, by key rather than by value)."""
+    (the same rules as :func:`paid_parts`, by key rather than by value)."""
     ranked = tuple(key for bit, _, key in RANKED if mask & bit)
     added = tuple(key for bit, name, key in ADDED if mask & bit
                   and not (name == "flush" and mask & STRAIGHT_FLUSH and not straight_adds_flush))
