@@ -35,6 +35,14 @@ def test_every_format_is_written(report: Path) -> None:
     assert "## The deal" in text and "## The draw" in text and "![" in text
 
 
+def test_page_shows_no_markdown_marks(report: Path) -> None:
+    """The chart's text carries Markdown's inline marks; the page renders them rather than showing them."""
+    page = (report / "index.html").read_text()
+    text = re.sub(r"<svg.*?</svg>|<script.*?</script>|<style.*?</style>", "", page, flags=re.S)
+    assert "<em>touches</em>" in text and "<code>" in text
+    assert not re.search(r"\*\w[^*<]*\*|`", text)
+
+
 def test_page_is_self_contained(report: Path) -> None:
     page = (report / "index.html").read_text()
     assert page.count("<svg") == len(FIGURES)

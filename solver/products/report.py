@@ -57,7 +57,7 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
         sheet = par_sheet(config, tables, quiet=True)
         blocks: list[Block] = [
             Heading(1, "Mahjong Poker: strategy and par sheet"),
-            Paragraph(f"Configuration {config.fingerprint()} ({config.geometry.size} cards); tables {tables}. "
+            Paragraph(f"Configuration {config.fingerprint()} ({config.geometry.size} cards). "
                       "The par sheet and each decision's cost are exact, computed from the solve's tables; "
                       "the ting table by outs restates the exact win-probability thresholds under the "
                       "simplifications it states."),

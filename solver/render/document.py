@@ -1,7 +1,7 @@
 """A small document model, so that one description of a chart or a par sheet renders as Markdown and as HTML.
 
 Blocks are headings, paragraphs, bullet lists, tables and figures; text may
-carry ``**bold**``. Nothing else: the reports need no more, and two small
+carry ``**bold**``, ``*emphasis*`` and ```code```, as in Markdown. Nothing else: the reports need no more, and two small
 renderers are easier to trust than a templating dependency.
 """
 
@@ -78,12 +78,12 @@ def to_text(blocks: Sequence[Block]) -> str:
     out: list[str] = []
     for block in blocks:
         if isinstance(block, Heading):
-            plain = block.text.replace("**", "")
+            plain = _plain(block.text)
             out += [plain, ("=" if block.level <= 2 else "-") * len(plain), ""]
         elif isinstance(block, Paragraph):
-            out += [block.text.replace("**", ""), ""]
+            out += [_plain(block.text), ""]
         elif isinstance(block, Bullets):
-            out += [f"- {item.replace('**', '')}" for item in block.items] + [""]
+            out += [f"- {_plain(item)}" for item in block.items] + [""]
         elif isinstance(block, Table):
             out += [text_table(block.header, block.rows, block.align or None), ""]
         else:
@@ -91,8 +91,23 @@ def to_text(blocks: Sequence[Block]) -> str:
     return "\n".join(out).rstrip("\n")
 
 
+#: Markdown's inline marks the blocks may carry, each with its HTML element.
+_MARKS = ((re.compile(r"\*\*(.+?)\*\*"), "strong"), (re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"), "em"),
+          (re.compile(r"`([^`]+)`"), "code"))
+
+
 def _inline(text: str) -> str:
-    return re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(text))
+    out = html.escape(text)
+    for mark, element in _MARKS:
+        out = mark.sub(rf"<{element}>\1</{element}>", out)
+    return out
+
+
+def _plain(text: str) -> str:
+    """Text without its inline marks, for a terminal."""
+    for mark, _ in _MARKS:
+        text = mark.sub(r"\1", text)
+    return text
 
 
 def _prefix_ids(svg: str, prefix: str) -> str:
