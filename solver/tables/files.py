@@ -441,12 +441,19 @@ def check_tables(directory: Path, config: GameConfig, objective: Objective,
                          f"run {solve_command(directory, objective)}")
     wanted = describe(config, objective)
     files = [summary] if metadata is not None else [directory / n for n in TABLE_FILES if (directory / n).exists()]
-    for path in files:
-        found = metadata if metadata is not None else read_metadata(path)  # InputError when damaged
+    found_in = [(path.name, metadata if metadata is not None else read_metadata(path)) for path in files]
+    if (directory / "manifest.json").exists():  # what a resumed or repeated solve trusts: damaged is refused too
+        manifest = read_manifest(directory)
+        if manifest is None:
+            raise InputError(f"{directory / 'manifest.json'} is damaged (not a JSON object), so the tables cannot "
+                             f"be trusted: {solve_command(directory, objective)} --force solves again, moving "
+                             "them aside")
+        found_in.append(("manifest.json", manifest))
+    for name, found in found_in:
         differing = sorted(k for k in wanted if found.get(k) != wanted[k])
         if differing:
             problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
-            raise InputError(f"tables in {directory} were made for another solve: {problem}")
+            raise InputError(f"tables in {directory} were made for another solve: {problem} (its {name})")
 
 
 def lookup(path: Path, key: int, extra: list[tuple[str, Any]] | None = None) -> dict[str, Any] | None:
