@@ -22,9 +22,12 @@ from tests.naive import naive_bonus_net, naive_level
 class PlainGame:
     """Values of every decision of one configuration, by brute force."""
 
-    def __init__(self, config: GameConfig, bonus: float = 0.0) -> None:
+    def __init__(self, config: GameConfig, bonus: float = 0.0, exact: bool = False) -> None:
         self.config = config
         self.bonus = bonus
+        # exact=True: every value a Fraction (payouts and bets as the binary floats they are), so a
+        # figure can be compared with the solve's exact EV to the last digit; floats are faster.
+        self.number = Fraction if exact else float
         self.geometry = config.geometry
         g = self.geometry
         self.deck = g.cards()
@@ -58,39 +61,40 @@ class PlainGame:
                  fa_bet: float) -> list[float]:
         """[fold, G = m F for each multiple], counting T and F (not DD); a ting bet
         also settles the bonus bet (if any), which folding pushes."""
-        c = self.config
+        c, x = self.config, self.number
         outcomes = []
-        bonus = 0.0
+        bonus = x(0)
         for last_two in combinations(self.rest(hand + dead + community, True), 2):
             ordered = tuple(sorted(hand)) + tuple(sorted(community + last_two))
             outcomes.append(self.level(ordered, 4))
             if self.bonus:
-                bonus += self.bonus * naive_bonus_net(list(community + last_two), c)
-        evs = [-(1.0 + fa_bet)]
+                bonus += x(self.bonus) * x(naive_bonus_net(list(community + last_two), c))
+        fa_bet = x(fa_bet)
+        evs = [-(1 + fa_bet)]
         for m in c.ting_hu_multiples:
-            g = m * fa_bet
-            total = 0.0
+            g = x(m) * fa_bet
+            total = x(0)
             for level in outcomes:
                 if level == 2:
-                    total += c.ting_hu_ante + fa_bet * c.ting_hu_fa + g * c.ting_hu_flush
+                    total += x(c.ting_hu_ante) + fa_bet * x(c.ting_hu_fa) + g * x(c.ting_hu_flush)
                 elif level == 1:
-                    total += c.ting_hu_ante + fa_bet * c.ting_hu_fa + g * c.ting_hu
+                    total += x(c.ting_hu_ante) + fa_bet * x(c.ting_hu_fa) + g * x(c.ting_hu)
                 else:
-                    total -= 1.0 + fa_bet + g
+                    total -= 1 + fa_bet + g
             evs.append((total + bonus) / len(outcomes))
         return evs
 
     # -- steps 8-14 for a kept hold ---------------------------------------
     def _fa_value(self, hold: tuple[int, ...], dead: tuple[int, ...], fa_bet: float) -> float:
-        c = self.config
-        total = 0.0
+        c, x = self.config, self.number
+        total = x(0)
         n = 0
         for first_four in combinations(self.rest(hold + dead, True), 4):
             n += 1
             community = tuple(sorted(first_four))
             level = self.level(hold + community, 0)
             if level:
-                total += c.fa_hu_ante + fa_bet * (c.fa_hu_flush if level == 2 else c.fa_hu)
+                total += x(c.fa_hu_ante) + x(fa_bet) * x(c.fa_hu_flush if level == 2 else c.fa_hu)
             else:
                 total += max(self.ting_evs(hold, dead, community, fa_bet))
         return total / n
@@ -99,42 +103,42 @@ class PlainGame:
     def _draw_options(self, hand: tuple[int, ...], dead: tuple[int, ...],
                       dd: float) -> list[tuple[str, tuple, float, float]]:
         """[(action, discard, bet, ev)] in the solver's canonical order."""
-        c = self.config
+        c, x = self.config, self.number
         options = []
         level = self.level(hand, 0)
         if level:
-            options.append(("claim", (), 0.0, (1.0 + dd) * (c.di_hu_flush if level == 2 else c.di_hu)))
-        options.append(("fold", (), 0.0, -1.0 - dd))
+            options.append(("claim", (), 0.0, (1 + x(dd)) * x(c.di_hu_flush if level == 2 else c.di_hu)))
+        options.append(("fold", (), 0.0, -1 - x(dd)))
         holds = sorted(set(combinations(hand, 4)))
         for fa_bet in c.fa_hu_bets:
             for hold in holds:
                 discard = self.without(hand, hold)
                 value = self.fa_value(hold, tuple(sorted(dead + discard)), fa_bet)
-                options.append(("bet", discard, fa_bet, value - dd))
+                options.append(("bet", discard, fa_bet, value - x(dd)))
         return options
 
     # -- steps 3-5 ---------------------------------------------------------
     def _deal_options(self, hand: tuple[int, ...]) -> list[tuple[str, tuple, float, float]]:
-        c = self.config
+        c, x = self.config, self.number
         options = []
         level = self.level(hand, 0)
         if level:
-            options.append(("claim", (), 0.0, c.tian_hu_flush if level == 2 else c.tian_hu))
+            options.append(("claim", (), 0.0, x(c.tian_hu_flush if level == 2 else c.tian_hu)))
         discards = sorted(set(combinations(hand, 2)))
         draws = list(combinations(self.rest(hand, False), 2))
         for dd in (0.0, c.double_down):
             for discard in discards:
                 kept = self.without(hand, discard)
-                total = 0.0
+                total = x(0)
                 for draw in draws:
                     after = tuple(sorted(kept + draw))
                     total += max(ev for _, _, _, ev in self.draw_options(after, discard, dd))
                 options.append(("discard", discard, dd, total / len(draws)))
         return options
 
-    def game_ev(self) -> float:
-        """Expected net result of a whole hand under optimal play."""
-        total = 0.0
+    def game_ev(self) -> float | Fraction:
+        """Expected net result of a whole hand under optimal play (a Fraction when exact)."""
+        total = self.number(0)
         n = 0
         for deal in combinations(self.deck, 6):
             n += 1

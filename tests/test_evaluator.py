@@ -24,7 +24,10 @@ ODD_PAYS = GameConfig(suits=2, ranks=4, copies=2, jokers=1, tian_hu=4.0, tian_hu
                       ting_hu_multiples=(1.0, 2.5), ting_hu_ante=0.6, ting_hu=1.2, ting_hu_flush=1.7,
                       ting_hu_fa=0.9, double_down=0.5)
 
-PLAIN = {id(c): PlainGame(c) for c in (TWO_SUITS, ONE_SUIT, ODD_PAYS)}
+# Three decks of a mini geometry: three jokers, so a hand can hold them all (21 cards).
+THREE_DECKS = GameConfig(decks=3, suits=2, ranks=3, copies=1, jokers=1)
+
+PLAIN = {id(c): PlainGame(c) for c in (TWO_SUITS, ONE_SUIT, ODD_PAYS, THREE_DECKS)}
 # The committed reduced deck's geometry (configs/reduced-3x4.toml): 25 cards.
 REDUCED = GameConfig(suits=3, ranks=4, copies=2, jokers=1)
 # Seven ranks, so six-card straight flushes occur in the community.
@@ -67,7 +70,8 @@ def random_states(config: GameConfig, stage: Stage, n: int, seed: int):
         made += 1
 
 
-@pytest.mark.parametrize("config", [TWO_SUITS, ODD_PAYS, ONE_SUIT], ids=["two-suits", "odd-pays", "one-suit"])
+@pytest.mark.parametrize("config", [TWO_SUITS, ODD_PAYS, ONE_SUIT, THREE_DECKS],
+                         ids=["two-suits", "odd-pays", "one-suit", "three-decks"])
 def test_ting_stage(config: GameConfig) -> None:
     plain = PLAIN[id(config)]
     for state in random_states(config, Stage.TING, 200, seed=1):
@@ -79,16 +83,43 @@ def test_ting_stage(config: GameConfig) -> None:
         assert_same_options(fast, expected)
 
 
-@pytest.mark.parametrize("config", [TWO_SUITS, ODD_PAYS, ONE_SUIT], ids=["two-suits", "odd-pays", "one-suit"])
+def test_ting_stage_with_nine_copies_of_a_card() -> None:
+    """The geometry of issue 55's three-deck check (75 cards: nine copies of each card, three jokers), at
+    ting states whose hand and dead cards come from two or three card types, so that they share copies
+    (four of a kind, up to six identical among the ten cards): against the plain enumerator."""
+    config = GameConfig(decks=3, suits=2, ranks=4, copies=3, jokers=1)
+    g = config.geometry
+    plain = PlainGame(config)
+    rng = random.Random(11)
+    deck = g.cards()
+    checked = 0
+    while checked < 40:
+        types = rng.sample(range(g.n_suited), rng.choice([2, 3]))
+        few = [c for c in deck if c in types or c == g.joker]
+        rng.shuffle(few)
+        hand, dead = few[:4], few[4:8]
+        suited = [c for c in few[8:] if c != g.joker] + [c for c in deck if c not in types and c != g.joker]
+        rng.shuffle(suited)
+        community = suited[:4]
+        if hu_level(counts_of(hand + community, g), g):
+            continue
+        state = State(Stage.TING, tuple(sorted(hand)), tuple(sorted(dead)), tuple(sorted(community)), fa_bet=2.0)
+        evs = plain.ting_evs(state.hand, state.dead, state.community, state.fa_bet)
+        assert [o.ev for o in evaluate(state, config)] == pytest.approx(evs, abs=1e-12, rel=0)
+        checked += 1
+
+
+@pytest.mark.parametrize("config", [TWO_SUITS, ODD_PAYS, ONE_SUIT, THREE_DECKS],
+                         ids=["two-suits", "odd-pays", "one-suit", "three-decks"])
 def test_draw_stage(config: GameConfig) -> None:
     plain = PLAIN[id(config)]
     for state in random_states(config, Stage.DRAW, 100, seed=2):
         assert_same_options(evaluate(state, config), plain.draw_options(state.hand, state.dead, state.double_down))
 
 
-@pytest.mark.parametrize("config, n", [(ONE_SUIT, 100), (TWO_SUITS, 6),
+@pytest.mark.parametrize("config, n", [(ONE_SUIT, 100), (TWO_SUITS, 6), (THREE_DECKS, 6),
                                        pytest.param(ODD_PAYS, 4, marks=pytest.mark.slow)],
-                         ids=["one-suit", "two-suits", "odd-pays"])
+                         ids=["one-suit", "two-suits", "three-decks", "odd-pays"])
 def test_deal_stage(config: GameConfig, n: int) -> None:
     plain = PLAIN[id(config)]
     for state in random_states(config, Stage.DEAL, n, seed=3):
@@ -130,20 +161,23 @@ def test_bonus_objective_at_every_stage(config: GameConfig, bonus: float) -> Non
         assert_same_options(fast, plain.deal_options(state.hand))
 
 
-def test_hold_values_with_two_decks_of_a_mini_geometry() -> None:
-    """Six copies of each card (beyond the suit keys' cap of five) and two jokers: hold values
-    against a naive sum over every four-card community multiset, recomputing the ting decision."""
-    config = GameConfig(suits=2, ranks=3, copies=3, jokers=1, decks=2)
+@pytest.mark.parametrize("decks", [2, 3])
+def test_hold_values_with_several_decks_of_a_mini_geometry(decks: int) -> None:
+    """Six or nine copies of each card (beyond the suit keys' cap of five) and two or three jokers: hold
+    values against a naive sum over every four-card community multiset, recomputing the ting decision;
+    the first holds have every joker, the next four copies of one card."""
+    config = GameConfig(suits=2, ranks=3, copies=3, jokers=1, decks=decks)
     g = config.geometry
     rng = random.Random(8)
     deck = g.cards()
     for trial in range(12):
         cards = deck[:]
         rng.shuffle(cards)
-        if trial < 4:  # holds with both jokers
-            cards.remove(g.joker)
-            cards.remove(g.joker)
-            cards = [g.joker, g.joker] + cards
+        suited = next(c for c in cards if c != g.joker)
+        front = [g.joker] * decks if trial < 4 else [suited] * 4 if trial < 8 else []
+        for card in front:
+            cards.remove(card)
+        cards = front + cards
         hold, dead = tuple(sorted(cards[:4])), tuple(cards[4:8])
         unseen = unseen_suited(hold + dead, config)
         expected = naive_hold_values(hold, unseen, config)

@@ -192,15 +192,23 @@ def test_cli_prints_the_summary_and_reuses_finished_tables(solved: Path, tmp_pat
     assert "--jobs" in capsys.readouterr().err
 
 
-def test_two_suit_deck_agrees_with_the_pinned_plain_game_tree(two_suit_tables: Path) -> None:
-    """A deck with non-flush hus and ting bets of two sizes: the plain enumerator's figures (187 s, so
-    pinned in tests/data) against the solve, outcome by outcome, exactly."""
-    pinned = json.loads((Path(__file__).parent / "data" / "two_suits_plain_game.json").read_text())
-    summary = load_summary(two_suit_tables, GameConfig(suits=2, ranks=4, copies=2, jokers=1))
+def assert_agrees_with_pinned_plain_game(summary, name: str) -> None:
+    """The solve's EV and return table against the plain enumerator's figures pinned in tests/data/NAME
+    (scripts/pin_plain_game.py): outcome by outcome exactly, and the exact EV where the pin has it."""
+    pinned = json.loads((Path(__file__).parent / "data" / name).read_text())
     assert summary.ev == pytest.approx(pinned["game_ev"], abs=1e-12, rel=0)
+    if "game_ev_exact" in pinned:
+        assert summary.ev_exact == Fraction(pinned["game_ev_exact"])
     expected = {(o["kind"], o["double_down"], o["fa_bet"], o["ting_bet"]): Fraction(o["probability"])
                 for o in pinned["outcomes"]}
     assert {outcome_key(r): r.probability for r in summary.outcomes} == expected
+
+
+def test_two_suit_deck_agrees_with_the_pinned_plain_game_tree(two_suit_tables: Path) -> None:
+    """A deck with non-flush hus and ting bets of two sizes: the plain enumerator's figures (187 s, so
+    pinned in tests/data) against the solve, outcome by outcome, exactly."""
+    summary = load_summary(two_suit_tables, GameConfig(suits=2, ranks=4, copies=2, jokers=1))
+    assert_agrees_with_pinned_plain_game(summary, "two_suits_plain_game.json")
 
 
 def test_two_deck_configuration_agrees_with_the_pinned_plain_game_tree(tmp_path: Path) -> None:
@@ -209,14 +217,26 @@ def test_two_deck_configuration_agrees_with_the_pinned_plain_game_tree(tmp_path:
     figures (400 s, pinned), and the simulator agrees with the exact EV."""
     from solver.products.simulate import simulate
 
-    pinned = json.loads((Path(__file__).parent / "data" / "two_decks_plain_game.json").read_text())
     config = GameConfig(decks=2, suits=2, ranks=4, copies=1, jokers=1)
     summary = solve(config, tmp_path / "two-decks", n_jobs=2, quiet=True)
-    assert summary.ev == pytest.approx(pinned["game_ev"], abs=1e-12, rel=0)
-    expected = {(o["kind"], o["double_down"], o["fa_bet"], o["ting_bet"]): Fraction(o["probability"])
-                for o in pinned["outcomes"]}
-    assert {outcome_key(r): r.probability for r in summary.outcomes} == expected
+    assert_agrees_with_pinned_plain_game(summary, "two_decks_plain_game.json")
     assert simulate(config, tmp_path / "two-decks", 100_000, seed=5, n_jobs=2).agrees
+
+
+THREE_DECKS = {
+    # three jokers (a hand can hold all three) and two suits: 21 cards, the plain tree 561 s
+    "three_decks_plain_game.json": GameConfig(decks=3, suits=2, ranks=3, copies=1, jokers=1),
+    # nine copies of each card and three jokers in one suit: 39 cards
+    "three_decks_one_suit_plain_game.json": GameConfig(decks=3, suits=1, ranks=4, copies=3, jokers=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(THREE_DECKS))
+def test_three_deck_configurations_agree_with_the_pinned_plain_game_tree(name: str, tmp_path: Path) -> None:
+    """Three decks reach states one and two never do (three jokers in a hand, nine copies of a card): the
+    exact EV fraction and every outcome's probability against the plain enumerator's (issue 55)."""
+    summary = solve(THREE_DECKS[name], tmp_path / "three-decks", n_jobs=1, quiet=True)
+    assert_agrees_with_pinned_plain_game(summary, name)
 
 
 def test_bets_that_are_not_short_decimals_survive_the_tables(tmp_path: Path) -> None:
