@@ -79,3 +79,37 @@ def test_tables_are_written_with_each_column_kind_encoded_as_chosen(tmp_path) ->
     assert "BYTE_STREAM_SPLIT" in encodings["ev"] and "BYTE_STREAM_SPLIT" in encodings["evs.list.element"]
     assert any("DICTIONARY" in e for e in encodings["hand"])
     assert not any("DICTIONARY" in e or e == "BYTE_STREAM_SPLIT" for e in encodings["key"])
+
+
+def test_a_table_or_summary_written_again_unchanged_keeps_the_old_file(tmp_path) -> None:
+    """A solve again into a clone must leave the committed tables as they were (git sees no change, a pull no
+    conflict): a file whose values and metadata differ only in timing is kept, bytes and date; any other
+    difference replaces it."""
+    import json
+    import os
+
+    import pyarrow as pa
+
+    from solver.tables.files import METADATA_KEY, write_json
+
+    def meta(created: str, version: str = "1") -> dict:
+        return {METADATA_KEY: json.dumps({"created": created, "version": version}).encode()}
+
+    path = tmp_path / "t.parquet"
+    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [10.0, 10.0]}), meta("monday"))
+    before = path.read_bytes()
+    os.utime(path, (1, 1))
+    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [11.0, 12.0]}), meta("tuesday"))
+    assert path.read_bytes() == before and path.stat().st_mtime == 1 and not list(tmp_path.glob("*.tmp"))
+    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [10.0, 10.0]}), meta("monday", version="2"))
+    assert path.read_bytes() != before
+    changed = path.read_bytes()
+    write_table(path, pa.table({"ev": [0.5, 1.25], "seconds": [10.0, 10.0]}), meta("monday", version="2"))
+    assert path.read_bytes() != changed
+
+    summary = tmp_path / "summary.json"
+    write_json(summary, {"ev": 0.25, "seconds": 3.0, "stage_seconds": {"holds": 2.0}})
+    write_json(summary, {"ev": 0.25, "seconds": 4.0, "stage_seconds": {"holds": 3.0}})
+    assert json.loads(summary.read_text())["seconds"] == 3.0
+    write_json(summary, {"ev": 0.5, "seconds": 4.0, "stage_seconds": {"holds": 3.0}})
+    assert json.loads(summary.read_text()) == {"ev": 0.5, "seconds": 4.0, "stage_seconds": {"holds": 3.0}}

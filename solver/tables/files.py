@@ -175,10 +175,40 @@ def recorded_source(directory: Path) -> tuple[bool, Path | None]:
     return found is not None, Path(source) if source else None
 
 
+#: What a solve writes again without changing a result: the time it took, and when the file was made.
+TIMING_FIELDS = ("seconds", "stage_seconds", "created")
+#: Tables up to this size are compared with the file they replace (the committed ones are a few MB).
+KEEP_SAME_BYTES = 64 << 20
+
+
 def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write a JSON file atomically."""
-    with written_atomically(path) as tmp:
+    """Write a JSON file atomically, keeping the old file where only the timing fields differ."""
+    with written_atomically(path, same=_same_json) as tmp:
         tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
+
+
+def _same_json(old: Path, new: Path) -> bool:
+    """Whether two JSON files differ at most in :data:`TIMING_FIELDS` (so a solve again into a clone leaves
+    the committed summary as it was: git sees no change, and a pull no conflict)."""
+    try:
+        before, after = json.loads(old.read_text()), json.loads(new.read_text())
+    except (OSError, ValueError):
+        return False
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return before == after
+    return {k: v for k, v in before.items() if k not in TIMING_FIELDS} == \
+        {k: v for k, v in after.items() if k not in TIMING_FIELDS}
+
+
+def _same_table(old: Path, new: Path) -> bool:
+    """Whether two small parquet files hold the same values and metadata, timing aside (see :func:`_same_json`)."""
+    if old.stat().st_size > KEEP_SAME_BYTES:
+        return False
+    try:
+        metadata = [{k: v for k, v in read_metadata(p).items() if k not in TIMING_FIELDS} for p in (old, new)]
+        return metadata[0] == metadata[1] and content_digest(old) == content_digest(new)
+    except (InputError, OSError, TypeError):
+        return False
 
 
 def file_metadata(config: GameConfig, objective: Objective,
@@ -199,7 +229,7 @@ def write_parts(path: Path, parts: Iterable[pa.Table], metadata: dict[bytes, byt
     A's 25 million rows would take gigabytes at once)."""
     import pyarrow.parquet as pq  # here and below, not at the top: a query reads the index (table_index)
 
-    with written_atomically(path) as tmp:
+    with written_atomically(path, same=_same_table) as tmp:
         writer = None
         try:
             for part in one_ahead(parts):
