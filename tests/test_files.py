@@ -96,20 +96,24 @@ def test_a_table_or_summary_written_again_unchanged_keeps_the_old_file(tmp_path)
         return {METADATA_KEY: json.dumps({"created": created, "version": version}).encode()}
 
     path = tmp_path / "t.parquet"
-    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [10.0, 10.0]}), meta("monday"))
+    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [10.0, 10.0]}), meta("monday"), keep_same=True)
     before = path.read_bytes()
     os.utime(path, (1, 1))
-    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [11.0, 12.0]}), meta("tuesday"))
+    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [11.0, 12.0]}), meta("tuesday"), keep_same=True)
     assert path.read_bytes() == before and path.stat().st_mtime == 1 and not list(tmp_path.glob("*.tmp"))
-    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [10.0, 10.0]}), meta("monday", version="2"))
+    write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [11.0, 12.0]}), meta("tuesday"))  # no keep_same
+    assert path.stat().st_mtime != 1
+    for changed in (meta("monday", version="2"), {**meta("monday"), b"edited": b"yes"}):
+        before = path.read_bytes()
+        write_table(path, pa.table({"ev": [0.5, 1.5], "seconds": [10.0, 10.0]}), changed, keep_same=True)
+        assert path.read_bytes() != before
+    before = path.read_bytes()
+    write_table(path, pa.table({"ev": [0.5, 1.25], "seconds": [10.0, 10.0]}), meta("monday"), keep_same=True)
     assert path.read_bytes() != before
-    changed = path.read_bytes()
-    write_table(path, pa.table({"ev": [0.5, 1.25], "seconds": [10.0, 10.0]}), meta("monday", version="2"))
-    assert path.read_bytes() != changed
 
     summary = tmp_path / "summary.json"
-    write_json(summary, {"ev": 0.25, "seconds": 3.0, "stage_seconds": {"holds": 2.0}})
-    write_json(summary, {"ev": 0.25, "seconds": 4.0, "stage_seconds": {"holds": 3.0}})
+    write_json(summary, {"ev": 0.25, "seconds": 3.0, "stage_seconds": {"holds": 2.0}}, keep_same=True)
+    write_json(summary, {"ev": 0.25, "seconds": 4.0, "stage_seconds": {"holds": 3.0}}, keep_same=True)
     assert json.loads(summary.read_text())["seconds"] == 3.0
-    write_json(summary, {"ev": 0.5, "seconds": 4.0, "stage_seconds": {"holds": 3.0}})
+    write_json(summary, {"ev": 0.5, "seconds": 4.0, "stage_seconds": {"holds": 3.0}}, keep_same=True)
     assert json.loads(summary.read_text()) == {"ev": 0.5, "seconds": 4.0, "stage_seconds": {"holds": 3.0}}

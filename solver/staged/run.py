@@ -457,7 +457,8 @@ def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
         if store is not None:
             store_rows(store, "firsts", {"rows": as_array(table["rows"])})
         table = table.drop_columns(["rows"])
-    write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective))
+    # keep_same: the tables a clone has committed stay as they were when a solve makes them again
+    write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective), keep_same=True)
     evs = np.column_stack([as_array(table["ev"]), as_array(table["ev_dd"])])
     save_stage_arrays(solve.directory, "firsts", {"key": as_array(table["key"]), "ev": evs})
 
@@ -1041,7 +1042,7 @@ def _finish(solve: SolveJob, deals: list[DealChoice], counts: Counter, bonus_net
     config, objective, directory = solve.config, solve.objective, solve.directory
     geometry = config.geometry
     metadata = file_metadata(config, objective)
-    write_table(directory / "deals.parquet", _deal_table(deals, config), metadata)
+    write_table(directory / "deals.parquet", _deal_table(deals, config), metadata, keep_same=True)
     write_table(directory / "draws.parquet", sort_by_key(draws, "key", "double_down"), metadata)
     size = geometry.size
     ev_sum = 0.0

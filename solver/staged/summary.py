@@ -205,14 +205,14 @@ def write_summary(directory: Path, summary: Summary, metadata: dict[bytes, bytes
                   extra: dict[str, Any] | None = None) -> None:
     """``outcomes.parquet``, then ``summary.parquet`` (whose presence marks a finished solve) and
     ``summary.json`` (with ``extra``, e.g. the run's time per stage)."""
-    write_table(directory / "outcomes.parquet", outcome_table(summary), metadata)
+    write_table(directory / "outcomes.parquet", outcome_table(summary), metadata, keep_same=True)
     row = {k: v for k, v in summary.to_json().items() if k not in ("outcomes", "decisions")}
     row["decisions"] = json.dumps(summary.decisions())
     row["denominator"] = str(summary.denominator)
     row["tian_hu_declined"] = str(summary.tian_hu_declined)
     row["di_hu_declined"] = str(summary.di_hu_declined)
-    write_table(directory / "summary.parquet", pa.Table.from_pylist([row]), metadata)
-    write_json(directory / "summary.json", {**summary.to_json(), **(extra or {})})
+    write_table(directory / "summary.parquet", pa.Table.from_pylist([row]), metadata, keep_same=True)
+    write_json(directory / "summary.json", {**summary.to_json(), **(extra or {})}, keep_same=True)
 
 
 def load_summary(directory: Path | str, config: GameConfig) -> Summary:

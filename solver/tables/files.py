@@ -181,9 +181,9 @@ TIMING_FIELDS = ("seconds", "stage_seconds", "created")
 KEEP_SAME_BYTES = 64 << 20
 
 
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write a JSON file atomically, keeping the old file where only the timing fields differ."""
-    with written_atomically(path, same=_same_json) as tmp:
+def write_json(path: Path, data: dict[str, Any], keep_same: bool = False) -> None:
+    """Write a JSON file atomically; with ``keep_same``, keep the old file where only the timing fields differ."""
+    with written_atomically(path, same=_same_json if keep_same else None) as tmp:
         tmp.write_text(json.dumps(data, indent=2, sort_keys=True))
 
 
@@ -202,12 +202,19 @@ def _same_json(old: Path, new: Path) -> bool:
 
 def _same_table(old: Path, new: Path) -> bool:
     """Whether two small parquet files hold the same values and metadata, timing aside (see :func:`_same_json`)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     if old.stat().st_size > KEEP_SAME_BYTES:
         return False
     try:
-        metadata = [{k: v for k, v in read_metadata(p).items() if k not in TIMING_FIELDS} for p in (old, new)]
+        metadata = []
+        for path in (old, new):
+            raw = dict(pq.read_schema(path).metadata or {})
+            ours = json.loads(raw.pop(METADATA_KEY, b"{}"))
+            metadata.append((raw, {k: v for k, v in ours.items() if k not in TIMING_FIELDS}))
         return metadata[0] == metadata[1] and content_digest(old) == content_digest(new)
-    except (InputError, OSError, TypeError):
+    except (InputError, OSError, TypeError, ValueError, pa.ArrowException):
         return False
 
 
@@ -219,17 +226,18 @@ def file_metadata(config: GameConfig, objective: Objective,
     return {METADATA_KEY: json.dumps(data, sort_keys=True).encode()}
 
 
-def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes]) -> None:
-    """Write a parquet file atomically (temporary file, then rename)."""
-    write_parts(path, [table], metadata)
+def write_table(path: Path, table: pa.Table, metadata: dict[bytes, bytes], keep_same: bool = False) -> None:
+    """Write a parquet file atomically (temporary file, then rename); with ``keep_same``, keep the old file
+    where only timing differs (:func:`_same_table`: for the tables a clone has committed)."""
+    write_parts(path, [table], metadata, keep_same)
 
 
-def write_parts(path: Path, parts: Iterable[pa.Table], metadata: dict[bytes, bytes]) -> None:
+def write_parts(path: Path, parts: Iterable[pa.Table], metadata: dict[bytes, bytes], keep_same: bool = False) -> None:
     """Write tables of one schema, in order, as one parquet file, atomically, holding one at a time (stage
     A's 25 million rows would take gigabytes at once)."""
     import pyarrow.parquet as pq  # here and below, not at the top: a query reads the index (table_index)
 
-    with written_atomically(path, same=_same_table) as tmp:
+    with written_atomically(path, same=_same_table if keep_same else None) as tmp:
         writer = None
         try:
             for part in one_ahead(parts):
