@@ -228,7 +228,7 @@ def _written_later(path: Path, chunks: list[Path], metadata: dict[bytes, bytes])
     """``holds.parquet`` written from stage A's ``chunks`` (their walked rows) in a thread of its own."""
     parts = (_walked_rows(pq.read_table(p).replace_schema_metadata(None)) for p in chunks)
     pool = ThreadPoolExecutor(1, thread_name_prefix="mahjong-poker-holds")
-    writing = pool.submit(write_parts, path, parts, metadata)
+    writing = pool.submit(write_parts, path, parts, metadata, True)  # keep_same: a committed stage A stays
     pool.shutdown(wait=False)  # the write goes on; the interpreter waits for it before it exits
     return writing
 
@@ -1043,7 +1043,7 @@ def _finish(solve: SolveJob, deals: list[DealChoice], counts: Counter, bonus_net
     geometry = config.geometry
     metadata = file_metadata(config, objective)
     write_table(directory / "deals.parquet", _deal_table(deals, config), metadata, keep_same=True)
-    write_table(directory / "draws.parquet", sort_by_key(draws, "key", "double_down"), metadata)
+    write_table(directory / "draws.parquet", sort_by_key(draws, "key", "double_down"), metadata, keep_same=True)
     size = geometry.size
     ev_sum = 0.0
     for deal in deals:  # class order: any chunking
