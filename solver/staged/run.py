@@ -744,7 +744,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
         if index:
             if not quiet:
                 print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
-            open_index(directory)  # built now rather than by the first query (solve's time excludes it)
+            open_index(directory, say=False)  # built now rather than by the first query (solve's time excludes it)
         return summary
 
 

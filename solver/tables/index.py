@@ -37,6 +37,7 @@ import json
 import mmap
 import os
 import struct
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -122,9 +123,10 @@ class TableIndex:
             raise IndexDamaged(f"{self._path}: {error}") from None
 
 
-def open_index(directory: Path, build: bool = True) -> TableIndex | None:
-    """The index of ``directory`` (built if missing and ``build``), or None when there is none or
-    it cannot be built or read: then the parquet files answer."""
+def open_index(directory: Path, build: bool = True, say: bool = True) -> TableIndex | None:
+    """The index of ``directory`` (built if missing and ``build``, saying so on stderr where ``say`` and
+    stage A is there to copy), or None when there is none or it cannot be built or read: then the parquet
+    files answer."""
     try:
         path = index_path(directory)
     except OSError:
@@ -132,6 +134,8 @@ def open_index(directory: Path, build: bool = True) -> TableIndex | None:
     if not path.exists():
         if not build:
             return None
+        if say and (directory / "holds.parquet").exists():  # a copy of stage A: seconds, once per solve
+            print(f"indexing {directory} for queries (once, about 10 s for the real deck): {path}", file=sys.stderr)
         try:
             build_index(directory, path)
         except Exception:  # a cache: any failure leaves the parquet files to answer, and their own errors
