@@ -308,6 +308,13 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     interval, whether the solve's exact EV lies inside, and the outcome
     frequencies beside their exact probabilities. Same --seed, same result,
     whatever --jobs.
+
+    --seats N (1 to 6) plays a table of N seats on one deck instead
+    (docs/table.md): --hands is then hands at the table, and it prints the
+    main game's EV per seat, the value of the cards shown at step 11 (the
+    same deals played with and without them), the bonus bet's settled share
+    and return per bet placed, and the range of a seat's result after 100,
+    1,000 and 10,000 hands. One seat plays the same hands as without --seats.
     """
     from solver.game.objective import Objective
     from solver.products.simulate import simulate
@@ -315,6 +322,9 @@ def cmd_simulate(args: argparse.Namespace) -> None:
 
     config = _config(args)
     tables = _tables_or_default(args.tables, config, Objective()) or default_directory(config, Objective())
+    if args.seats is not None:
+        _simulate_table(args, config, tables)
+        return
     result = simulate(config, tables, args.hands, args.seed, args.jobs,
                       progress=None if args.json else stderr_progress("hands"))
     data = result.to_json()
@@ -329,6 +339,36 @@ def cmd_simulate(args: argparse.Namespace) -> None:
           + ("inside the interval" if result.agrees else "OUTSIDE the interval"))
     rows = [(o["outcome"], o["count"], f"{o['frequency']:.6f}", f"{o['probability']:.6f}") for o in data["outcomes"]]
     print(text_table(["outcome", "hands", "frequency", "exact probability"], rows, "lrrr"))
+
+
+def _simulate_table(args: argparse.Namespace, config: Any, tables: Any) -> None:
+    """``simulate --seats N``: play the table and print (or ``--json``) its figures."""
+    from solver.products.table import simulate_table
+
+    result = simulate_table(config, tables, args.seats, args.hands, args.seed, args.jobs,
+                            progress=None if args.json else stderr_progress("hands"))
+    data = result.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return
+    low, high = data["ci99"]
+    v_low, v_high = data["shown_cards_ci99"]
+    b_low, b_high = data["bonus_ci99"]
+    print(f"{result.seats} seats x {result.hands} hands = {data['seat_hands']} seat-hands, seed {result.seed}, "
+          f"{data['seat_hands_per_second']:.0f} seat-hands/s")
+    print(f"main game EV per seat: {data['ev_per_seat']:+.6f}, 99% interval [{low:+.6f}, {high:+.6f}] "
+          f"(lone player, exact: {data['analytic_lone_ev']:+.6f}); SD per seat-hand {data['seat_sd']:.4f}")
+    print(f"value of the cards shown at step 11: {data['shown_cards_value']:+.6f} per seat-hand, "
+          f"99% interval [{v_low:+.6f}, {v_high:+.6f}] (ting decision changed on "
+          f"{data['ting_decisions_changed_share']:.4%} of seat-hands)")
+    settled = data["bonus_net_per_bet_settled"]
+    print(f"bonus: settled on {data['bonus_settled_share']:.4%} of hands; per bet placed "
+          f"{data['bonus_net_per_bet_placed']:+.6f}, 99% interval [{b_low:+.6f}, {b_high:+.6f}]"
+          + (f"; per bet settled {settled:+.6f}" if settled is not None else ""))
+    rows = [(f"{r['hands']:,}", f"{r['mean']:+.1f}", f"[{r['range90'][0]:+.1f}, {r['range90'][1]:+.1f}]",
+             f"[{r['range95'][0]:+.1f}, {r['range95'][1]:+.1f}]") for r in data["ranges"]]
+    print("a seat's total after N hands (normal approximation from the per-hand mean and SD):")
+    print(text_table(["hands", "mean", "90% range", "95% range"], rows, "rrrr"))
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
@@ -363,6 +403,14 @@ def _hands(text: str) -> int:
     return _number(text, int, "a whole number of hands from 2 to 10^12", lambda v: 2 <= v <= 10**12)
 
 
+def _seats(text: str) -> int:
+    return _number(text, int, "a whole number of seats from 1 to 6", lambda v: 1 <= v <= 6)
+
+
+def _positive_lines(text: str) -> int:
+    return _number(text, int, "a whole number of lines, at least 1", lambda v: v >= 1)
+
+
 def _seed(text: str) -> int:
     return _number(text, int, "a whole number from 0 to 2^63 - 1", lambda v: 0 <= v < 2**63)
 
@@ -394,7 +442,8 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("hand", metavar="HAND", help="the player's cards, e.g. '11m 23p 57s'")
     parser.add_argument("--stage", choices=[s.value for s in Stage], help="inferred from the cards when omitted")
-    parser.add_argument("--dead", metavar="CARDS", help="the player's discards so far")
+    parser.add_argument("--dead", metavar="CARDS", help="the player's discards so far; at the ting, then any cards "
+                        "other seats showed (claims, the four each seat still in shows at step 11)")
     parser.add_argument("--community", metavar="CARDS", help="the four community cards (ting stage)")
     parser.add_argument("--dd", action="store_true", help="the player doubled down (draw and ting stages)")
     parser.add_argument("--fa", type=_positive_number, metavar="F", help="the fa-hu bet placed (ting stage)")
@@ -419,6 +468,8 @@ def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=_hands, default=1_000_000, metavar="N", help="hands to play (default 10^6)")
     parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="random seed (default 1)")
+    parser.add_argument("--seats", type=_seats, metavar="N",
+                        help="play a table of N seats (1 to 6) on one deck; --hands counts table hands")
     _add_jobs(parser, -1, "processes (default: all cores)")
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
 

@@ -24,7 +24,8 @@ class State:
     """Everything the player knows at a decision.
 
     ``hand``: 6 cards at the deal and the draw, 4 at the ting. ``dead``: the
-    player's discards (2 at the draw, 4 at the ting). ``community``: the
+    player's discards (2 at the draw, 4 at the ting, followed there by any cards
+    other seats at the table showed). ``community``: the
     first four community cards (ting only). ``double_down``: the DD bet
     placed (0 or the configuration's size). ``fa_bet``: F (ting only).
     Cards are type indices (see :mod:`solver.game.cards`).
@@ -50,7 +51,9 @@ def validate_state(state: State, config: GameConfig) -> State:
     stage = Stage(state.stage)
     n_hand, n_dead, n_community = _SIZES[stage]
     check_count(state.hand, n_hand, f"the hand at the {stage.value} stage")
-    check_count(state.dead, n_dead, f"the dead cards at the {stage.value} stage")
+    # at the ting, the 4 discards may be followed by cards other seats showed (docs/rules.md): dead to this seat too
+    if not (stage == Stage.TING and len(state.dead) > n_dead):
+        check_count(state.dead, n_dead, f"the dead cards at the {stage.value} stage")
     check_count(state.community, n_community, f"the community at the {stage.value} stage")
     check_available({"hand": state.hand, "dead": state.dead, "community": state.community}, geometry)
     if geometry.joker in state.community:

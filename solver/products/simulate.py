@@ -230,14 +230,24 @@ def _in_set(p, s, n_suited, ranks, runs_per_suit):
 
 @kernel(inline="always")
 def _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short, row_level, pair_level):
-    """Winning two-card completions (hu, flush hu) of hold + community ``counts``, and all of them.
+    """Winning two-card completions (hu, flush hu) of hold + community ``counts``, and all of them,
+    out of the unseen cards ``full - seen`` (:func:`_ting_marks` then :func:`_weigh_completions`)."""
+    everywhere = _ting_marks(counts, hold, suits, ranks, missing, set_short, row_level, pair_level)
+    return _weigh_completions(full, seen, suits * ranks, everywhere, row_level, pair_level)
+
+
+@kernel(inline="always")
+def _ting_marks(counts, hold, suits, ranks, missing, set_short, row_level, pair_level):
+    """Mark the winning two-card completions of hold + community ``counts``: returns the level every
+    completion reaches, and fills ``row_level`` and ``pair_level`` (the level reached with a given card,
+    with a given two).
 
     The simulator's own count, straight from the rules and sharing no code with the solve: every
     pair p and set (triplet or run) that may use a hand card (a joker or a card type the hold has)
     lacks some cards of hold + community; jokers fill all but at most two, which the completion
     must bring. So one pass over the pair-and-set choices marks the completions that win (all,
-    those holding a given card, or a given two cards) with the best level each reaches, and the
-    marks are then weighted by how many unseen pairs of cards each completion is."""
+    those holding a given card, or a given two cards) with the best level each reaches; the marks
+    are then weighted by how many unseen pairs of cards each completion is."""
     n_suited = suits * ranks
     jokers = counts[n_suited]
     any_hand = hold[n_suited] > 0
@@ -276,7 +286,7 @@ def _ting_counts(counts, hold, full, seen, suits, ranks, missing, set_short, row
             if m - jokers > 2 or not (any_hand or touches):
                 continue
             everywhere = _mark(2 if flush else 1, missing, m, jokers, everywhere, row_level, pair_level)
-    return _weigh_completions(full, seen, n_suited, everywhere, row_level, pair_level)
+    return everywhere
 
 
 @kernel(inline="always")

@@ -1,0 +1,154 @@
+"""The table of 1 to 6 seats on one deck (solver.products.table): one seat is the lone simulator hand for
+hand, shown cards are dead to the other seats' ting decisions, the bonus pushes only when every seat is out,
+and bad input is refused."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from solver.cli import main
+from solver.errors import InputError
+from solver.game.cards import parse_cards
+from solver.game.config import GameConfig, load_config
+from solver.products.query import best_play
+from solver.products.simulate import _batch, _level, _workspace, load_strategy, simulate
+from solver.products.table import (
+    BONUS_SUM,
+    SETTLED,
+    _seats_state,
+    _table_batch,
+    _ting_choices,
+    max_seats,
+    simulate_table,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+REDUCED = load_config(ROOT / "configs" / "reduced-3x4.toml")
+REDUCED_TABLES = ROOT / "strategy_tables" / "reduced-3x4"
+REAL = GameConfig()
+
+
+def test_one_seat_plays_the_lone_simulators_hands() -> None:
+    """Hand for hand: after every prefix of a batch, one seat's outcome counts equal ``simulate``'s (so each
+    hand ended the same), and a whole run of several batches gives the same counts and mean."""
+    strategy = load_strategy(REDUCED_TABLES, REDUCED)
+    for k in range(1, 81):
+        lone = _batch(5, 2, k, REDUCED, strategy)
+        table, _, trace = _table_batch(5, 2, k, 1, REDUCED, strategy, traced=k)
+        assert (lone == table).all(), k
+    assert trace.shape == (80, 3)
+    one = simulate(REDUCED, REDUCED_TABLES, 45_000, seed=3, n_jobs=2)
+    seat = simulate_table(REDUCED, REDUCED_TABLES, 1, 45_000, seed=3, n_jobs=1)
+    assert seat.counts == one.counts and seat.ev[0] == pytest.approx(one.mean, abs=1e-12)
+    figures = seat.to_json()
+    assert figures["shown_cards_value"] == 0.0 and figures["ting_decisions_changed_share"] == 0.0
+    assert figures["bonus_settled_share"] == figures["ting_bet_share"]  # alone: settled iff he bets the ting
+
+
+def _counts(text: str) -> np.ndarray:
+    return np.bincount(np.array(parse_cards(text, REAL.geometry), np.int64), minlength=REAL.geometry.n_types)
+
+
+def _pays(config: GameConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return (np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
+            np.array([config.ting_hu_ante, config.ting_hu_fa, config.ting_hu, config.ting_hu_flush], np.float64))
+
+
+def _table_ting(hold: str, dead: str, community: str, other: str) -> tuple[int, int]:
+    """Seat 1's ting choice at a two-seat table (F = 1) where seat 2 shows ``other``: (with it, without)."""
+    g = REAL.geometry
+    pays = _pays(REAL)
+    cards, _, ting = _workspace(np.repeat(np.arange(g.n_types), g.full_counts()), g.suits, g.ranks, len(pays[1]))
+    seats = _seats_state(2, g.n_types)
+    hand, held, seen, _, _ = seats[0]
+    comm = _counts(community)
+    for s, (h, d) in enumerate([(hold, dead), (other, "5p 6p 7p 8p")]):
+        held[s] = _counts(h)
+        hand[s] = held[s] + comm
+        seen[s] = held[s] + _counts(d)
+    seats[1][1][:] = 1  # both bet F = fa_hu_bets[0]
+    g_table, g_lone = np.zeros(2, np.int64), np.zeros(2, np.int64)
+    _ting_choices(2, comm, g.suits, g.ranks, pays, cards[0], np.zeros(g.n_types, np.int64), ting, seats,
+                  held[0] + held[1], g_table, g_lone)
+    return int(g_table[0]), int(g_lone[0])
+
+
+def _reference_ting(hold: str, seen_text: str, community: str) -> int:
+    """The ting rule of docs/rules.md by brute force: every two-card completion out of the cards not in
+    ``seen_text``, tested one by one with the hu test; the best option (ties to less money at risk)."""
+    g = REAL.geometry
+    held, comm, seen = _counts(hold), _counts(community), _counts(seen_text)
+    unseen = g.full_counts() - seen
+    wins = [0, 0, 0]
+    for t1, t2 in combinations_with_replacement(range(g.n_suited), 2):
+        w = unseen[t1] * (unseen[t1] - 1) // 2 if t1 == t2 else unseen[t1] * unseen[t2]
+        if w > 0:
+            counts = held + comm
+            counts[t1] += 1
+            counts[t2] += 1
+            wins[_level(counts, held, True, g.suits, g.ranks)] += w
+    total, f = sum(wins), REAL.fa_hu_bets[0]
+    evs = [-1.0 - f]
+    for m in REAL.ting_hu_multiples:
+        gain = REAL.ting_hu_ante + f * REAL.ting_hu_fa
+        evs.append((wins[1] * (gain + m * f * REAL.ting_hu) + wins[2] * (gain + m * f * REAL.ting_hu_flush)
+                    - wins[0] * (1.0 + f + m * f)) / total)
+    return next(i for i, ev in enumerate(evs) if ev >= max(evs) - 1e-12)
+
+
+def test_shown_cards_are_dead_to_the_ting_decision() -> None:
+    """Seat 1 holds 3m 5m 1p 7p with 2m 1p 4s 9s on the board: 1m (2m-3m run, 1p pair) and 4m are its
+    one-card outs, and alone it bets G = F (as ``best`` says). When seat 2 shows a 1m, or all three, the
+    seat counts them as gone and folds; when seat 2 shows none of its outs, it still bets. Each table
+    decision is the brute-force rule on the cards the seat has seen, the shown ones among them, and what
+    ``best`` says given them after the seat's discards (``--dead``)."""
+    hold, dead, community = "35m 17p", "4m 4s 5s 8s", "2m 1p 4s 9s"
+    alone = best_play(hold, REAL, dead=dead, community=community, fa_bet=REAL.fa_hu_bets[0])
+    assert alone.options[alone.best].action == "bet" and alone.best == 1
+    for other, expected in [("1m 9m 2s 8s", 0), ("111m 2s", 0), ("9m 2s 7s 8s", 1)]:
+        with_shown, lone = _table_ting(hold, dead, community, other)
+        assert lone == alone.best
+        assert with_shown == expected == _reference_ting(hold, f"{hold} {dead} {community} {other}", community)
+        # best takes what other seats showed after the seat's own discards: the same decision
+        told = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=REAL.fa_hu_bets[0])
+        assert told.best == expected
+
+
+def test_bonus_settles_iff_some_seat_bets_the_ting() -> None:
+    """Two seats on the reduced deck, every hand traced: the bonus is settled exactly when some seat bets
+    the ting; the deals include hands where every seat is out (the bonus pushes) and hands where seat 1
+    is out and seat 2 bets (seat 1's bonus is settled all the same)."""
+    strategy = load_strategy(REDUCED_TABLES, REDUCED)
+    hands = 4000
+    _, sums, trace = _table_batch(9, 0, hands, 2, REDUCED, strategy, traced=hands)
+    settled, g_choice = trace[:, 0], trace[:, 3:]
+    assert ((g_choice > 0).any(axis=1) == (settled == 1)).all()
+    assert ((g_choice == 0).all(axis=1)).sum() > 100  # every seat out: pushes
+    assert ((g_choice[:, 0] == 0) & (g_choice[:, 1] > 0)).sum() > 100  # seat 1 out, seat 2 bets: settled
+    assert sums[SETTLED] == settled.sum()
+    n_g = len(REDUCED.ting_hu_multiples) + 1
+    assert ((trace[:, 1:3] % n_g) == g_choice).all()  # each outcome carries the seat's own ting choice
+    assert sums[BONUS_SUM] != 0.0
+
+
+def test_table_cli_and_bad_input(tmp_path: Path, capsys) -> None:
+    args = ["simulate", "--config", str(ROOT / "configs" / "reduced-3x4.toml"), "--tables", str(REDUCED_TABLES),
+            "--hands", "3000", "--jobs", "1"]
+    assert main(args + ["--seats", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seats"] == 2 and data["seat_hands"] == 6000 and len(data["ranges"]) == 3
+    assert sum(o["count"] for o in data["outcomes"]) == 6000
+    assert main(args + ["--seats", "2"]) == 0
+    assert "value of the cards shown" in capsys.readouterr().out
+    assert max_seats(REDUCED) == 2 and max_seats(REAL) == 6
+    for seats in ("0", "7", "3"):
+        assert main(args + ["--seats", seats]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "seats" in err, err
+    with pytest.raises(InputError, match="at most 2 seats"):
+        simulate_table(REDUCED, REDUCED_TABLES, 3, 100)
