@@ -649,9 +649,14 @@ def cmd_chart(args: argparse.Namespace) -> None:
     if args.out:
         usable_directory(Path(args.out))
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet,
-                                      args.words)
+                                      args.words, args.max_lines)
         if not args.json:
             print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
+    elif args.max_lines is not None:
+        from solver.products.chart_short import build_short_chart
+
+        chart = build_short_chart(config, tables, args.max_lines, exact=args.exact, n_jobs=args.jobs, quiet=quiet,
+                                  words=args.words)
     else:
         chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet, words=args.words)
     print(json.dumps(chart.to_json()) if args.json else chart_markdown(chart), end="\n" if args.json else "")
@@ -670,6 +675,9 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exact", action="store_true",
                         help="also price the whole chart exactly: a solve that follows it (as long as the "
                              "main solve; kept beside the tables and reused)")
+    parser.add_argument("--max-lines", type=_positive_lines, metavar="N",
+                        help="the best chart found within N deal and draw lines together (the claims, the fold "
+                             "line and the ting by outs do not count), with the loss against the number of lines")
     _add_jobs(parser, -1, "processes for --exact (default: all cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar for --exact")
 

@@ -131,6 +131,11 @@ class Chart:
     ting_outs: list[dict[str, Any]]
     exact: dict[str, Any] | None = None
     """The whole chart's exact figures (``chart_exact``), when computed."""
+    curve: list[dict[str, Any]] | None = None
+    """The loss against the number of lines, one entry per form of chart tried
+    (:func:`solver.products.chart_short.curve`), for a chart built within ``max_lines``."""
+    max_lines: int | None = None
+    """The most deal and draw lines together the chart was built within (``None``: the full lists)."""
 
     @property
     def optimal_ev(self) -> float:
@@ -145,7 +150,13 @@ class Chart:
     def to_json(self) -> dict[str, Any]:
         """The chart as plain data for ``--json``."""
         return {"words": self.deal.words, "deal": self.deal.to_json(), "draw": self.draw.to_json(),
-                "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact}
+                "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact,
+                "max_lines": self.max_lines, "lines": len(self.deal.rules) + len(self.draw.rules) - self._actions(),
+                "curve": self.curve}
+
+    def _actions(self) -> int:
+        """The lines that are actions (claims, fold): they do not count against ``max_lines``."""
+        return sum(r.entry in PSEUDO for r in self.deal.rules + self.draw.rules)
 
 
 Key = tuple[str, int | None]
@@ -454,6 +465,13 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     check_tables(directory, config, Objective())
     lines = stage_lines(stage, config, directory, words)
     keys, order, bets, active = _search_chart(stage, config, lines)
+    return stage_chart_of(stage, config, directory, lines, keys, order, bets, active, exceptions, words)
+
+
+def stage_chart_of(stage: str, config: GameConfig, directory: Path, lines: StageLines, keys: _Keys, order: list[int],
+                   bets: np.ndarray, active: np.ndarray, exceptions: int, words: str) -> StageChart:
+    """A ranked list (``order`` of ``keys``, each key's bet, the ``active`` keys) as a priced stage chart: every
+    situation's line, the lines' shares and costs, examples and exceptions."""
     picks, chart_values = _apply(lines, keys, order, bets, active)
     losses = lines.best_ev - chart_values
     per_hand = _per_hand(stage, config)
@@ -480,6 +498,13 @@ def _search_chart(stage: str, config: GameConfig, lines: StageLines
                   ) -> tuple[_Keys, list[int], np.ndarray, np.ndarray]:
     """The keys and the ranked list the search finds (order, each key's bet, the keys kept), over every
     situation or a weighted sample of ``SEARCH_SITUATIONS`` of them."""
+    keys, order, bets, active, _ = search_sample(stage, config, lines)
+    return keys, order, bets, active
+
+
+def search_sample(stage: str, config: GameConfig, lines: StageLines
+                  ) -> tuple[_Keys, list[int], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """As :func:`_search_chart`, and the searched sample: (values with the dropped keys NaN, weights, best EVs)."""
     n = len(lines.weights)
     if n > SEARCH_SITUATIONS:
         rng = np.random.default_rng(0)
@@ -492,7 +517,8 @@ def _search_chart(stage: str, config: GameConfig, lines: StageLines
     restarts = SEARCH_RESTARTS if n <= SEARCH_SITUATIONS else 0  # on the real deck's draw they found nothing better
     order, bets, active = _ranked(values, weights, keys.keys, lines.best_ev[searched], _per_hand(stage, config),
                                   restarts)
-    return keys, order, bets, active
+    values[:, ~active] = np.nan
+    return keys, order, bets, active, (values, weights, lines.best_ev[searched])
 
 
 def _chart_rules(stage: str, lines: StageLines, keys: _Keys, bets: np.ndarray, picks: np.ndarray,
@@ -549,8 +575,10 @@ def _ranked(values: np.ndarray, weights: np.ndarray, keys: list[Key], best_ev: n
     chosen: tuple[np.ndarray, list[int], np.ndarray] | None = None
     best_total = 0.0
     starts = [order] + [list(np.random.default_rng(seed).permutation(n_keys)) for seed in range(restarts)]
-    for i, start in enumerate(starts):
-        work = values if i == len(starts) - 1 else values.copy()  # pruning drops lines in place
+    for start in starts:
+        # pruning drops lines in place: each start works on a copy, unless there is one only (the real
+        # deck's draw, gigabytes), so that ``values`` stays whole for the chart chosen
+        work = values if len(starts) == 1 else values.copy()
         found = _search(work, weights, [int(e) for e in start], bets.copy(), pseudo)
         kept, found_order, found_bets = _prune(work, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand)
         total = float(weights @ _played(kept, found_order, found_bets)[1])
@@ -625,6 +653,16 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     loses more). With ``exact`` the whole chart is also priced exactly (``chart_exact``: a solve of
     its own).
     """
+    check_inputs(config, Path(tables))
+    chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),
+                  build_stage_chart("draw", config, tables, exceptions, words),
+                  ting_thresholds(config), ting_outs_table(config))
+    return price_exactly(chart, config, tables, n_jobs, quiet) if exact else chart
+
+
+def check_inputs(config: GameConfig, tables: Path) -> None:
+    """Refuse tables a chart cannot read: not whole, not this configuration's, without the holds and
+    draws tables, or a bounded paytable variant."""
     check_tables(Path(tables), config, Objective())  # whole, and made for this configuration's optimal play
     missing = [path.name for path in (holds_file(Path(tables)), Path(tables) / "draws.parquet") if not path.exists()]
     if missing:  # checked now: the deal's list takes minutes before the draw's would find them missing
@@ -634,11 +672,11 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
         raise InputError(f"{tables} is a paytable variant bounded by solves of other ting payouts or bets: its "
                          f"holds.parquet has only the rows that could be best, and a chart reads them all; solve "
                          f"--config it into another directory to chart it")
-    chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),
-                  build_stage_chart("draw", config, tables, exceptions, words),
-                  ting_thresholds(config), ting_outs_table(config))
-    if not exact:
-        return chart
+
+
+def price_exactly(chart: Chart, config: GameConfig, tables: Path | str, n_jobs: int = -1, quiet: bool = True
+                  ) -> Chart:
+    """``chart`` with its exact figures: a solve that follows it (``chart_exact``)."""
     optimal = load_summary(tables, config)
     rules = chart.rules()
     summary = chart_exact(config, tables, rules, n_jobs, quiet)
@@ -751,7 +789,37 @@ def chart_document(chart: Chart) -> list[Block]:
                             "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
                             "your six cards contain and bet F as the line says. Shares are of the hands "
                             "reaching the draw under optimal play; costs as at the deal.")
-    return blocks + _ting_blocks(chart)
+    return blocks + _ting_blocks(chart) + _curve_blocks(chart)
+
+
+def _curve_blocks(chart: Chart) -> list[Block]:
+    """The loss against the number of lines, for a chart built within a number of lines."""
+    if not chart.curve:
+        return []
+
+    def cell(x: float | None) -> str:
+        return "" if x is None else f"{x:.6f}"
+
+    rows = [[form["form"], str(p["lines"]), cell(p["deal"]), cell(p["draw"]), cell(p["chart"]),
+             "" if p["chart"] is None else f"{p['deal_lines']} + {p['draw_lines']}"]
+            for form in chart.curve for p in form["points"]]
+    shortest = "; ".join(f"{form['form']}: the deal {form['shortest']['deal']}, the draw {form['shortest']['draw']}"
+                         for form in chart.curve)
+    lines = chart.to_json()["lines"]
+    within = (f"This chart has {lines} deal and draw lines together, within the {chart.max_lines} asked"
+              if lines <= chart.max_lines else
+              f"**No chart of ranked lists fits in {chart.max_lines} lines**: the deal has no line that covers "
+              f"every hand, so its list cannot drop a line whose hands no other line takes; this is the shortest "
+              f"found, {lines} deal and draw lines together")
+    return [
+        Heading(2, "The cost against the length", "curve"),
+        Paragraph(f"{within} (the claims and the fold line aside). Each list's loss is exact for that decision "
+                  "alone (every other decision optimal); the chart's, the sum of the two at the split of lines "
+                  "that minimises it. Lines are dropped one "
+                  "at a time, the cheapest first, from the full lists, until every hand would be left without a "
+                  f"line; the shortest lists found: {shortest}."),
+        Table(["form", "lines", "the deal", "the draw", "the chart", "deal + draw lines"], rows, "lrrrrl"),
+    ]
 
 
 def _reading_blocks(chart: Chart) -> list[Block]:

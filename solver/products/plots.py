@@ -119,6 +119,27 @@ def plot_outcome_returns(tables: Path) -> Figure:
     return fig
 
 
+def plot_loss_curve(chart: Chart) -> Figure:
+    """The least exact loss found against the number of lines: one curve per form of chart tried, for the whole
+    chart (solid) and each list alone (the deal dashed, the draw dotted)."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for i, form in enumerate(chart.curve or []):
+        colour = f"C{i}"
+        points = [p for p in form["points"] if p["lines"] != "full"]
+        for part, style in (("chart", "-"), ("deal", "--"), ("draw", ":")):
+            xy = [(p["lines"], p[part]) for p in points if p[part] is not None]
+            if xy:
+                ax.plot(*zip(*xy), style, marker="o", color=colour, label=f"{form['form']}: {part}")
+    ax.axhline(0.005, color="#c44e52", linewidth=0.8, label="the goal: 0.005 a hand")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("lines (deal and draw together; each list alone for its own curve)")
+    ax.set_ylabel("exact loss a hand against optimal play")
+    ax.set_title("What a shorter chart costs")
+    ax.legend(fontsize=7)
+    return fig
+
+
 #: name -> (caption, how to draw it)
 FIGURES: dict[str, tuple[str, Callable[[GameConfig, Path, Chart], Figure]]] = {
     "ev_distribution": ("The distribution of EVs over deals under optimal play, weighted by how often each "
@@ -130,6 +151,8 @@ FIGURES: dict[str, tuple[str, Callable[[GameConfig, Path, Chart], Figure]]] = {
                            lambda c, t, ch: plot_fold_raise_regions(c, t)),
     "outcome_returns": ("The contribution of each final outcome to the return.",
                         lambda c, t, ch: plot_outcome_returns(t)),
+    "loss_curve": ("The least exact loss found against the number of lines, one curve per form of chart tried "
+                   "(only for a chart built with --max-lines).", lambda c, t, ch: plot_loss_curve(ch)),
 }
 
 
@@ -156,6 +179,8 @@ def save_figures(config: GameConfig, tables: Path | str, chart: Chart, out: Path
     figures: list[DocFigure] = []
     written: list[Path] = []
     for name, (caption, draw) in FIGURES.items():
+        if name == "loss_curve" and not chart.curve:
+            continue
         fig = draw(config, Path(tables), chart)
         svg = io.StringIO()
         fig.savefig(svg, format="svg", dpi=120, metadata={"Date": None}, bbox_inches="tight")

@@ -31,21 +31,27 @@ def _write(path: Path, text: str) -> None:
 
 
 def write_report(config: GameConfig, tables: Path | str, out: Path | str, formats: tuple[str, ...] = FORMATS,
-                 exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = DEFAULT_WORDS
-                 ) -> tuple[Chart, list[Path]]:
+                 exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = DEFAULT_WORDS,
+                 max_lines: int | None = None) -> tuple[Chart, list[Path]]:
     """Build the chart from a main-game solve and write it in ``formats`` into ``out``; returns the files.
 
     ``md`` writes ``chart.md`` and ``chart.json``; ``png`` and ``svg`` the
     pictures; ``html`` one self-contained ``index.html`` (chart, pictures
     inlined as SVG, par sheet) that opens offline. ``exact`` prices the
     whole chart exactly (:func:`solver.products.chart.chart_exact`); ``words`` names the holds
-    (:func:`solver.products.chart.build_chart`).
+    (:func:`solver.products.chart.build_chart`); ``max_lines`` builds the best chart found within that many
+    lines, with its curve of loss against length (:func:`solver.products.chart_short.build_short_chart`).
     """
     from solver.products.plots import save_figures  # matplotlib is slow to import; only pictures need it
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    chart = build_chart(config, tables, exact=exact, n_jobs=n_jobs, quiet=quiet, words=words)
+    if max_lines is None:
+        chart = build_chart(config, tables, exact=exact, n_jobs=n_jobs, quiet=quiet, words=words)
+    else:
+        from solver.products.chart_short import build_short_chart
+
+        chart = build_short_chart(config, tables, max_lines, exact=exact, n_jobs=n_jobs, quiet=quiet, words=words)
     pictures = tuple(f for f in ("png", "svg") if f in formats)
     figures, written = save_figures(config, tables, chart, out, pictures) if pictures or "html" in formats else ([], [])
     if "md" in formats:
