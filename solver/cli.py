@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from solver import __version__
 from solver.errors import InputError
-from solver.game.cards import DeckGeometry, format_cards
+from solver.game.cards import format_cards
 from solver.game.config import GameConfig, load_config
 from solver.game.objective import RESTRICTIONS
-from solver.game.options import TIE_TOLERANCE, Option, Stage
-from solver.products.query import best_play, stderr_progress
+from solver.game.options import TIE_TOLERANCE, Stage
+from solver.products.query import best_play, describe_option, stderr_progress
 from solver.render.textfmt import text_table
 from solver.runtime.parallel import mark_parent, quiet_resource_tracker, stop_workers
 from solver.tables.files import note_config_file
@@ -218,17 +218,6 @@ def _not_from_tables(stage: Stage, tables: Path) -> str:
         return ("a paytable variant bounded by solves of other ting payouts or bets keeps only the holds that "
                 "could be best")
     return "the tables hold no such state: the solve never reaches it under optimal play"
-
-
-def describe_option(option: Option, stage: Stage, geometry: DeckGeometry) -> str:
-    """An option in words: 'discard 57s, double down', 'bet F = 1, discard 57s', 'bet G = 3'."""
-    cards = format_cards(option.discard, geometry)
-    if option.action == "discard":
-        return f"discard {cards}, " + ("double down" if option.bet else "no double-down")
-    if option.action == "bet":
-        name = "G" if stage == Stage.TING else "F"
-        return f"bet {name} = {option.bet:g}" + (f", discard {cards}" if cards else "")
-    return {"claim": "claim the hu", "fold": "fold"}[option.action]
 
 
 def cmd_solve(args: argparse.Namespace) -> None:

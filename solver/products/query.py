@@ -48,6 +48,18 @@ class BestPlay:
         }
 
 
+def describe_option(option: Option, stage: Stage, geometry: DeckGeometry, throw: str = "discard") -> str:
+    """An option in words: 'discard 57s, double down', 'bet F = 1, discard 57s', 'bet G = 3', 'fold'
+    (``throw``: the verb for the thrown cards, 'throw' on the trainer's page)."""
+    cards = format_cards(option.discard, geometry)
+    if option.action == "discard":
+        return f"{throw} {cards}, " + ("double down" if option.bet else "no double-down")
+    if option.action == "bet":
+        name = "G" if stage == Stage.TING else "F"
+        return f"bet {name} = {option.bet:g}" + (f", {throw} {cards}" if cards else "")
+    return {"claim": "claim the hu", "fold": "fold"}[option.action]
+
+
 def infer_stage(n_hand: int, has_dead: bool, has_community: bool) -> Stage:
     """The stage implied by what was given (6 cards: deal, or draw with dead cards; community: ting)."""
     if has_community:

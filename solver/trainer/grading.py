@@ -22,7 +22,7 @@ from solver.game.cards import DeckGeometry, format_cards
 from solver.game.config import GameConfig
 from solver.game.options import TIE_TOLERANCE, Option, Stage
 from solver.game.state import State
-from solver.products.query import STAGE_TABLES, BestPlay, best_play
+from solver.products.query import STAGE_TABLES, BestPlay, best_play, describe_option
 from solver.trainer.hand import Choice
 
 #: Answers kept per server: enough for every decision of a long session and its reviews.
@@ -164,14 +164,8 @@ def matching_option(play: BestPlay, choice: Choice) -> int:
 
 
 def option_label(option: Option, stage: Stage, geometry: DeckGeometry) -> str:
-    """An option in words: 'throw 57s, double down', 'bet F = 1, throw 57s', 'bet G = 3', 'fold'."""
-    cards = format_cards(option.discard, geometry)
-    if option.action == "discard":
-        return f"throw {cards}, " + ("double down" if option.bet else "no double-down")
-    if option.action == "bet":
-        name = "G" if stage == Stage.TING else "F"
-        return f"bet {name} = {option.bet:g}" + (f", throw {cards}" if cards else "")
-    return {"claim": "claim the hu", "fold": "fold"}[option.action]
+    """An option in the page's words: 'throw 57s, double down', 'bet F = 1, throw 57s', 'bet G = 3', 'fold'."""
+    return describe_option(option, stage, geometry, throw="throw")
 
 
 def option_json(play: BestPlay, index: int, geometry: DeckGeometry) -> dict:
