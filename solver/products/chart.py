@@ -151,12 +151,12 @@ class Chart:
         """The chart as plain data for ``--json``."""
         return {"words": self.deal.words, "deal": self.deal.to_json(), "draw": self.draw.to_json(),
                 "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact,
-                "max_lines": self.max_lines, "lines": len(self.deal.rules) + len(self.draw.rules) - self._actions(),
-                "curve": self.curve}
+                "max_lines": self.max_lines, "lines": self.lines, "curve": self.curve}
 
-    def _actions(self) -> int:
-        """The lines that are actions (claims, fold): they do not count against ``max_lines``."""
-        return sum(r.entry in PSEUDO for r in self.deal.rules + self.draw.rules)
+    @property
+    def lines(self) -> int:
+        """Deal and draw lines together, the actions (claims, fold) aside: what ``max_lines`` bounds."""
+        return sum(r.entry not in PSEUDO for r in self.deal.rules + self.draw.rules)
 
 
 Key = tuple[str, int | None]
@@ -805,7 +805,7 @@ def _curve_blocks(chart: Chart) -> list[Block]:
             for form in chart.curve for p in form["points"]]
     shortest = "; ".join(f"{form['form']}: the deal {form['shortest']['deal']}, the draw {form['shortest']['draw']}"
                          for form in chart.curve)
-    lines = chart.to_json()["lines"]
+    lines = chart.lines
     within = (f"This chart has {lines} deal and draw lines together, within the {chart.max_lines} asked"
               if lines <= chart.max_lines else
               f"**No chart of ranked lists fits in {chart.max_lines} lines**: the deal has no line that covers "

@@ -13,7 +13,7 @@ priced exactly over every situation (``stage_chart_of``), as the long lists are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +166,6 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
         stages.append(stage_chart_of(path.stage, config, directory, path.lines, path.keys, s.order, s.bets,
                                      s.active, exceptions, words))
     form = f"ranked lists in {'rank shapes' if words == 'shapes' else 'card-pattern words'}"
-    chart = Chart(stages[0], stages[1], ting_thresholds(config), ting_outs_table(config))
-    chart = replace(chart, curve=[curve(config, deal, draw, form)], max_lines=max_lines)
+    chart = Chart(stages[0], stages[1], ting_thresholds(config), ting_outs_table(config),
+                  curve=[curve(config, deal, draw, form)], max_lines=max_lines)
     return price_exactly(chart, config, directory, n_jobs, quiet) if exact else chart
