@@ -635,19 +635,20 @@ def cmd_chart(args: argparse.Namespace) -> None:
         raise InputError("--format chooses what --out writes: give --out DIR too")
     formats = parse_formats(",".join(FORMATS) if args.format is None else args.format)
     quiet = args.json or args.quiet
+    words = args.words or ("patterns" if args.max_lines is not None else "shapes")
     if args.out:
         usable_directory(Path(args.out))
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet,
-                                      args.words, args.max_lines)
+                                      words, args.max_lines)
         if not args.json:
             print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
     elif args.max_lines is not None:
         from solver.products.chart_short import build_short_chart
 
         chart = build_short_chart(config, tables, args.max_lines, exact=args.exact, n_jobs=args.jobs, quiet=quiet,
-                                  words=args.words)
+                                  words=words)
     else:
-        chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet, words=args.words)
+        chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet, words=words)
     print(json.dumps(chart.to_json()) if args.json else chart_markdown(chart), end="\n" if args.json else "")
 
 
@@ -657,10 +658,11 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", metavar="LIST",
                         help="what --out writes, comma-separated: png, svg, html, md (default: all)")
     # patterns.WORDINGS and DEFAULT_WORDS, spelt out so that building the parser loads no numpy
-    parser.add_argument("--words", choices=("shapes", "patterns"), default="shapes",
-                        help="how lines name holds: rank shapes such as 2234 + 3 (default; near optimal play) "
-                             "or card-pattern words such as 'pair + suited open connector' (a shorter list "
-                             "that loses more)")
+    parser.add_argument("--words", choices=("shapes", "patterns"),
+                        help="how lines name holds: rank shapes such as 2234 + 3 (the default, near optimal "
+                             "play) or card-pattern words such as 'pair + suited open connector' (a shorter "
+                             "list that loses more; the default with --max-lines, where a point count is "
+                             "tried too)")
     parser.add_argument("--exact", action="store_true",
                         help="also price the whole chart exactly: a solve that follows it (as long as the "
                              "main solve; kept beside the tables and reused)")

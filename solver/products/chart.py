@@ -53,11 +53,13 @@ from solver.products.patterns import (
     PSEUDO,
     TOUCHING_LIMITS,
     ChartRules,
+    Line,
     dead_touching,
     hold_spread,
     line_text,
     option_entry,
 )
+from solver.products.point_count import Count
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from solver.staged.run import Summary, load_summary
 from solver.tables.files import (
@@ -108,6 +110,20 @@ class StageChart:
     exceptions: list[dict[str, Any]]
     words: str
     """How the lines name holds (:data:`solver.products.patterns.WORDINGS`)."""
+    count: Count | None = None
+    """Where the decision is played by a point count: the count (``rules`` are then the lines of its
+    compiled list that some situation reaches)."""
+
+    @property
+    def lines(self) -> int:
+        """What a person learns for this decision: the count's lines, or the list's lines (actions aside)."""
+        return self.count.lines if self.count is not None else sum(r.entry not in PSEUDO for r in self.rules)
+
+    def ranked_lines(self) -> tuple[Line, ...]:
+        """The ranked list the solve follows: the count's whole compiled list, or the chart's lines."""
+        if self.count is not None:
+            return self.count.compiled
+        return tuple((r.entry, r.bet, r.max_touching) for r in self.rules)
 
     @property
     def chart_ev(self) -> float:
@@ -116,9 +132,10 @@ class StageChart:
 
     def to_json(self) -> dict[str, Any]:
         """This stage's chart as plain data for ``--json``."""
-        return {"stage": self.stage, "words": self.words, "rules": [r.__dict__ for r in self.rules],
-                "optimal_ev": self.optimal_ev, "chart_ev": self.chart_ev, "loss": self.loss,
-                "exceptions": self.exceptions}
+        return {"stage": self.stage, "words": self.words, "form": "point count" if self.count else "ranked list",
+                "lines": self.lines, "count": self.count.to_json() if self.count else None,
+                "rules": [r.__dict__ for r in self.rules], "optimal_ev": self.optimal_ev, "chart_ev": self.chart_ev,
+                "loss": self.loss, "exceptions": self.exceptions}
 
 
 @dataclass(frozen=True)
@@ -144,8 +161,7 @@ class Chart:
 
     def rules(self) -> ChartRules:
         """The deal and draw lists in the form the solve follows (for the chart's exact EV)."""
-        return ChartRules(tuple((r.entry, r.bet, r.max_touching) for r in self.deal.rules),
-                          tuple((r.entry, r.bet, r.max_touching) for r in self.draw.rules), self.deal.words)
+        return ChartRules(self.deal.ranked_lines(), self.draw.ranked_lines(), self.deal.words)
 
     def to_json(self) -> dict[str, Any]:
         """The chart as plain data for ``--json``."""
@@ -156,7 +172,7 @@ class Chart:
     @property
     def lines(self) -> int:
         """Deal and draw lines together, the actions (claims, fold) aside: what ``max_lines`` bounds."""
-        return sum(r.entry not in PSEUDO for r in self.deal.rules + self.draw.rules)
+        return self.deal.lines + self.draw.lines
 
 
 Key = tuple[str, int | None]
@@ -735,20 +751,10 @@ def chart_exact(config: GameConfig, tables: Path | str, rules: ChartRules, n_job
 
 
 def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> list[Block]:
-    bet_header = "double down" if chart.stage == "deal" else "bet"
-
-    def bet(rule: Rule) -> str:
-        if rule.entry in PSEUDO:
-            return ""
-        return ("yes" if rule.bet else "no") if chart.stage == "deal" else f"F = {rule.bet:g}"
-
-    rows = [[str(r.rank), line_text(r.entry, r.max_touching), bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%",
-             f"{round(r.loss, 6) + 0.0:.6f}", r.example]  # + 0.0: a loss that rounds to zero is not -0
-            for r in chart.rules]
+    """One decision's chart (its list, or its point count), its exact cost and its costliest exceptions."""
+    body = _count_blocks(chart.count) if chart.count is not None else [Paragraph(intro), _lines_table(chart)]
     return [
-        Heading(2, title, anchor), Paragraph(intro),
-        Table(["rank", "take the first line your cards allow", bet_header, "mean EV", "share of hands",
-               "cost per hand", "example"], rows, "rllrrrl"),
+        Heading(2, title, anchor), *body,
         Paragraph(f"Playing this decision by the chart (every other decision optimally) is worth "
                   f"{chart.chart_ev:+.6f} per hand against {chart.optimal_ev:+.6f} for optimal play: "
                   f"a loss of **{chart.loss:.6f}** per hand dealt ({100 * chart.loss:.3f}% of the tian-hu bet)."),
@@ -757,6 +763,33 @@ def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> lis
               [[e["hand"], e["chart"], e["optimal"], f"{e['loss']:.4f}",
                 f"{100 * e['weighted_loss'] / chart.loss if chart.loss else 0.0:.1f}%"] for e in chart.exceptions],
               "lllrr"),
+    ]
+
+
+def _lines_table(chart: StageChart) -> Table:
+    """A ranked list as a table: each line with its bet, mean EV, share of hands, cost and example."""
+    def bet(rule: Rule) -> str:
+        if rule.entry in PSEUDO:
+            return ""
+        return ("yes" if rule.bet else "no") if chart.stage == "deal" else f"F = {rule.bet:g}"
+
+    rows = [[str(r.rank), line_text(r.entry, r.max_touching), bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%",
+             f"{round(r.loss, 6) + 0.0:.6f}", r.example]  # + 0.0: a loss that rounds to zero is not -0
+            for r in chart.rules]
+    return Table(["rank", "take the first line your cards allow", "double down" if chart.stage == "deal" else "bet",
+                  "mean EV", "share of hands", "cost per hand", "example"], rows, "rllrrrl")
+
+
+def _count_blocks(count: Count) -> list[Block]:
+    """A point count as a person reads it: the points, then the bets."""
+    where = "your six cards" if count.stage == "deal" else "your six cards after the draw"
+    return [
+        Paragraph(f"**A point count** ({count.lines} lines). Claim a hu whenever you can. Otherwise score each way "
+                  f"to keep four of {where}, adding up the points of what the kept cards make (each card in one "
+                  "group only, read as the card-pattern words below), and keep the four with the most points "
+                  "(ties: the fewest dead cards touching, then the cards nearest the middle)."),
+        Table(["points", "for"], [row.split(" ", 1) for row in count.rules_text()], "rl"),
+        Paragraph("Then " + "; ".join(count.bets_text()) + "."),
     ]
 
 
@@ -794,30 +827,35 @@ def chart_document(chart: Chart) -> list[Block]:
 
 def _curve_blocks(chart: Chart) -> list[Block]:
     """The loss against the number of lines, for a chart built within a number of lines."""
-    if not chart.curve:
+    if not chart.curve or chart.max_lines is None:
         return []
 
     def cell(x: float | None) -> str:
         return "" if x is None else f"{x:.6f}"
 
-    rows = [[form["form"], str(p["lines"]), cell(p["deal"]), cell(p["draw"]), cell(p["chart"]),
-             "" if p["chart"] is None else f"{p['deal_lines']} + {p['draw_lines']}"]
+    def split(p: dict[str, Any]) -> str:
+        if p["chart"] is None:
+            return ""
+        forms = f" ({p['deal_form']}, {p['draw_form']})" if "deal_form" in p else ""
+        return f"{p['deal_lines']} + {p['draw_lines']}{forms}"
+
+    rows = [[form["form"], str(p["lines"]), cell(p["deal"]), cell(p["draw"]), cell(p["chart"]), split(p)]
             for form in chart.curve for p in form["points"]]
     shortest = "; ".join(f"{form['form']}: the deal {form['shortest']['deal']}, the draw {form['shortest']['draw']}"
                          for form in chart.curve)
     lines = chart.lines
     within = (f"This chart has {lines} deal and draw lines together, within the {chart.max_lines} asked"
               if lines <= chart.max_lines else
-              f"**No chart of ranked lists fits in {chart.max_lines} lines**: the deal has no line that covers "
-              f"every hand, so its list cannot drop a line whose hands no other line takes; this is the shortest "
-              f"found, {lines} deal and draw lines together")
+              f"**No chart found fits in {chart.max_lines} lines**; this is the shortest found, {lines} deal and "
+              f"draw lines together")
     return [
         Heading(2, "The cost against the length", "curve"),
-        Paragraph(f"{within} (the claims and the fold line aside). Each list's loss is exact for that decision "
-                  "alone (every other decision optimal); the chart's, the sum of the two at the split of lines "
-                  "that minimises it. Lines are dropped one "
-                  "at a time, the cheapest first, from the full lists, until every hand would be left without a "
-                  f"line; the shortest lists found: {shortest}."),
+        Paragraph(f"{within} (the claims and the fold line aside; a point count's lines are its scored features, "
+                  "the touching rule and its thresholds). Each decision's loss is exact for that decision alone "
+                  "(every other decision optimal); the chart's, the sum of the two at the split of lines that "
+                  "minimises it. A list's lines are dropped one at a time, the cheapest first, from the full list "
+                  "(at the deal no line covers every hand, so a list cannot shorten past the lines some hand "
+                  "needs); a point count's features likewise. The shortest found: " + shortest + "."),
         Table(["form", "lines", "the deal", "the draw", "the chart", "deal + draw lines"], rows, "lrrrrl"),
     ]
 

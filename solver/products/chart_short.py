@@ -1,19 +1,26 @@
-"""A short chart: the best ranked lists found within a number of lines, and the loss against the length.
+"""A short chart: the best chart found within a number of lines, and the loss against the length.
 
-From the searched lists (:func:`solver.products.chart.search_sample`) lines are
-dropped one at a time, each time the one whose hands lose least by falling back
-on their next line (``_shorten``), until no line can go without leaving a hand
-with none (the claims and ``fold`` are never dropped and do not count as lines;
-at the draw ``fold`` catches every hand, at the deal the last lines standing are
-the catch-all). Every list size on the way is kept, so the deal's and the draw's
-sizes are split to minimise the two losses' sum (``_split``), and the curve of the
-loss against the number of lines comes from the same path. Each list kept is
-priced exactly over every situation (``stage_chart_of``), as the long lists are.
+Two forms of chart are tried for each decision:
+
+- **Ranked lists.** From the searched lists (:func:`solver.products.chart.search_sample`)
+  lines are dropped one at a time, each time the one whose hands lose least by
+  falling back on their next line (``_shorten``), until no line can go without
+  leaving a hand with none (the claims and ``fold`` are never dropped and do not
+  count as lines; at the draw ``fold`` catches every hand, at the deal the last
+  lines standing are the catch-all). Every list size on the way is kept.
+- **Point counts** (in card-pattern words only: :mod:`solver.products.point_count`),
+  fitted on the same situations (:mod:`solver.products.chart_count`), one per length.
+
+The deal's and the draw's charts, of either form, are split to minimise the two
+losses' sum within the lines allowed (``_split``); the curves of the loss
+against the number of lines, one per form and one for the better form at each
+decision, come from the same paths. Each chart kept is priced exactly over
+every situation, as the long lists are.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +28,7 @@ import numpy as np
 
 from solver.game.config import GameConfig
 from solver.products.chart import (
+    SEARCH_SITUATIONS,
     Chart,
     StageChart,
     _apply,
@@ -34,8 +42,14 @@ from solver.products.chart import (
     ting_outs_table,
     ting_thresholds,
 )
+from solver.products.chart_count import Fitter, Records, count_path, exact_loss
 from solver.products.chart_lines import StageLines, stage_lines
-from solver.products.patterns import DEFAULT_WORDS, PSEUDO
+from solver.products.patterns import PSEUDO
+from solver.products.point_count import Count
+
+SHORT_WORDS = "patterns"
+"""How a short chart names holds unless told otherwise: card-pattern words, whose lists shorten far better
+than rank shapes' and in which a point count is fitted."""
 
 CURVE_SIZES = (10, 20, 40, 80, 160, 320)
 """The numbers of lines the curve reports (besides the full lists)."""
@@ -61,6 +75,13 @@ class _Path:
     snapshots: dict[int, _Snapshot]
     priced: dict[int, float]
 
+    form = "ranked list"
+
+    @property
+    def sample_losses(self) -> dict[int, float]:
+        """Each size's loss per hand on the searched sample."""
+        return {n: s.sample_loss for n, s in self.snapshots.items()}
+
     def exact_loss(self, config: GameConfig, size: int) -> float:
         """The exact loss per hand dealt of the list of ``size`` lines, over every situation (kept once found)."""
         if size not in self.priced:
@@ -69,6 +90,51 @@ class _Path:
             self.priced[size] = float(self.lines.weights @ (self.lines.best_ev - chart_values)) / _per_hand(
                 self.stage, config)
         return self.priced[size]
+
+    def stage_chart(self, config: GameConfig, directory: Path, size: int, exceptions: int, words: str) -> StageChart:
+        """The list of ``size`` lines, priced over every situation."""
+        s = self.snapshots[size]
+        return stage_chart_of(self.stage, config, directory, self.lines, self.keys, s.order, s.bets, s.active,
+                              exceptions, words)
+
+
+@dataclass
+class _CountPath:
+    """One stage's point counts (:mod:`solver.products.point_count`), the best found at each length."""
+
+    stage: str
+    lines: StageLines
+    counts: dict[int, Count]
+    sample_losses: dict[int, float]
+    priced: dict[int, float]
+    form = "point count"
+
+    def exact_loss(self, config: GameConfig, size: int) -> float:
+        """The exact loss per hand dealt of the count of ``size`` lines, over every situation."""
+        if size not in self.priced:
+            self.priced[size] = exact_loss(self.lines, self.counts[size], _per_hand(self.stage, config))
+        return self.priced[size]
+
+    def stage_chart(self, config: GameConfig, directory: Path, size: int, exceptions: int, words: str) -> StageChart:
+        """The count of ``size`` lines as a stage chart: its compiled list priced over every situation as a
+        list is (the same loss as :meth:`exact_loss`, by another computation)."""
+        count = self.counts[size].compile(self.lines.entries)
+        keys = _Keys.of(self.lines, np.arange(len(self.lines.situation)))
+        index = {key: k for k, key in enumerate(keys.keys)}
+        order, bets = [], np.zeros(len(keys.keys), np.int64)
+        for entry, bet, limit in count.compiled:
+            k = index.get((entry, None if entry in PSEUDO else limit))
+            if k is not None:  # (a pattern no situation has at that limit plays nothing)
+                order.append(k)
+                bets[k] = 0 if entry in PSEUDO else self.lines.bet_sizes.index(bet)
+        active = np.zeros(len(keys.keys), bool)
+        active[order] = True
+        chart = stage_chart_of(self.stage, config, directory, self.lines, keys, order, bets, active, exceptions,
+                               words)
+        return replace(chart, count=count)
+
+
+_Form = _Path | _CountPath
 
 
 def _shorten(values: np.ndarray, weights: np.ndarray, best_ev: np.ndarray, order: list[int], bets: np.ndarray,
@@ -114,58 +180,94 @@ def stage_path(stage: str, config: GameConfig, tables: Path, words: str) -> _Pat
     return _Path(stage, lines, keys, snapshots, {})
 
 
-def _split(deal: _Path, draw: _Path, max_lines: int) -> tuple[int, int] | None:
-    """The deal's and the draw's sizes within ``max_lines`` together with the least sum of sample losses
-    (``None`` where even the shortest lists are longer)."""
-    best: tuple[float, int, int] | None = None
-    for a, d in deal.snapshots.items():
-        fits = [b for b in draw.snapshots if a + b <= max_lines]
+Choice = tuple[_Form, int]
+"""One decision's chart: a form and its size."""
+
+
+def _best_within(forms: list[_Form], max_lines: int) -> list[tuple[float, Choice]]:
+    """Every (form, size) of one decision within ``max_lines``, with its sample loss."""
+    return [(loss, (form, n)) for form in forms for n, loss in form.sample_losses.items() if n <= max_lines]
+
+
+def _split(deal: list[_Form], draw: list[_Form], max_lines: int) -> tuple[Choice, Choice] | None:
+    """The deal's and the draw's charts, of any of their forms, within ``max_lines`` together with the least
+    sum of sample losses (``None`` where even the shortest are longer)."""
+    best: tuple[float, Choice, Choice] | None = None
+    for deal_loss, a in _best_within(deal, max_lines):
+        fits = _best_within(draw, max_lines - a[1])
         if fits:
-            b = max(fits, key=lambda b: (-draw.snapshots[b].sample_loss, -b))
-            total = d.sample_loss + draw.snapshots[b].sample_loss
-            if best is None or total < best[0]:
-                best = (total, a, b)
+            draw_loss, b = min(fits, key=lambda f: (f[0], -f[1][1]))
+            if best is None or deal_loss + draw_loss < best[0]:
+                best = (deal_loss + draw_loss, a, b)
     return None if best is None else best[1:]
 
 
-def curve(config: GameConfig, deal: _Path, draw: _Path, form: str) -> dict[str, Any]:
-    """The least exact loss found at each of :data:`CURVE_SIZES` lines and the full lists, for the deal list,
-    the draw list and the whole chart (the sum of the two lists' exact losses, at the best split)."""
+def curve(config: GameConfig, deal: list[_Form], draw: list[_Form], form: str) -> dict[str, Any]:
+    """The least exact loss found at each of :data:`CURVE_SIZES` lines and in full, with the forms given, for
+    the deal, the draw and the whole chart (the sum of the two decisions' exact losses, at the best split)."""
     points = []
     for size in (*CURVE_SIZES, None):
+        limit = size if size is not None else 10 ** 9
         point: dict[str, Any] = {"lines": size if size is not None else "full"}
-        for path in (deal, draw):
-            fits = [n for n in path.snapshots if size is None or n <= size]
-            point[path.stage] = path.exact_loss(config, max(fits)) if fits else None
-        split = _split(deal, draw, size if size is not None else 10 ** 9)
+        for stage, forms in (("deal", deal), ("draw", draw)):
+            fits = _best_within(forms, limit)
+            point[stage] = min(f.exact_loss(config, n) for _, (f, n) in fits) if fits else None
+        split = _split(deal, draw, limit)
+        point["chart"] = None
         if split is not None:
-            point["chart"] = deal.exact_loss(config, split[0]) + draw.exact_loss(config, split[1])
-            point["deal_lines"], point["draw_lines"] = split
-        else:
-            point["chart"] = None
+            (a, n), (b, m) = split
+            point["chart"] = a.exact_loss(config, n) + b.exact_loss(config, m)
+            point["deal_lines"], point["draw_lines"] = n, m
+            point["deal_form"], point["draw_form"] = a.form, b.form
         points.append(point)
     return {"form": form, "points": points,
-            "shortest": {"deal": min(deal.snapshots), "draw": min(draw.snapshots)}}
+            "shortest": {stage: min(n for f in forms for n in f.sample_losses) for stage, forms in
+                         (("deal", deal), ("draw", draw))}}
+
+
+def count_form(stage: str, config: GameConfig, lines: StageLines) -> _CountPath:
+    """A stage's point counts fitted on the situations the lists are searched on."""
+    n = len(lines.weights)
+    if n > SEARCH_SITUATIONS:  # the same sample as the lists' search
+        rng = np.random.default_rng(0)
+        searched = np.sort(rng.choice(n, SEARCH_SITUATIONS, p=lines.weights / lines.weights.sum()))
+        weights = np.full(SEARCH_SITUATIONS, lines.weights.sum() / SEARCH_SITUATIONS)
+    else:
+        searched, weights = np.arange(n), lines.weights
+    records = Records.of(lines, searched, weights)
+    fitter = Fitter(stage, records, lines.entries, lines.bet_sizes)
+    floor = float(records.weights @ records.best_ev)
+    per_hand = _per_hand(stage, config)
+    counts, losses = {}, {}
+    for size, count in count_path(fitter).items():
+        counts[size] = count
+        losses[size] = (floor - fitter.count(np.array(count.points), count.touching)[1]) / per_hand
+    return _CountPath(stage, lines, counts, losses, {})
 
 
 def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, exceptions: int = 10,
-                      exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = DEFAULT_WORDS
+                      exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = SHORT_WORDS
                       ) -> Chart:
     """The best chart found within ``max_lines`` deal and draw lines together (the claims, ``fold`` and the
-    ting by outs aside), its curve of loss against length (``Chart.curve``), and with ``exact`` its exact
-    price from a solve that follows it. Where no lists are that short, the shortest found are taken
-    (their sizes are in the curve's ``shortest``)."""
+    ting by outs aside), each decision a ranked list or (in card-pattern words) a point count, whichever
+    the split finds better; its curves of loss against length, one per form and one for the best of both
+    (``Chart.curve``); and with ``exact`` its exact price from a solve that follows it. Where nothing is
+    that short, the shortest found is taken (the sizes are in the curves' ``shortest``)."""
     directory = Path(tables)
     check_inputs(config, directory)
-    deal = stage_path("deal", config, directory, words)
-    draw = stage_path("draw", config, directory, words)
-    split = _split(deal, draw, max_lines) or (min(deal.snapshots), min(draw.snapshots))
-    stages: list[StageChart] = []
-    for path, size in zip((deal, draw), split):
-        s = path.snapshots[size]
-        stages.append(stage_chart_of(path.stage, config, directory, path.lines, path.keys, s.order, s.bets,
-                                     s.active, exceptions, words))
-    form = f"ranked lists in {'rank shapes' if words == 'shapes' else 'card-pattern words'}"
-    chart = Chart(stages[0], stages[1], ting_thresholds(config), ting_outs_table(config),
-                  curve=[curve(config, deal, draw, form)], max_lines=max_lines)
+    forms: dict[str, list[_Form]] = {}
+    for stage in ("deal", "draw"):
+        path = stage_path(stage, config, directory, words)
+        forms[stage] = [path] + ([count_form(stage, config, path.lines)] if words == "patterns" else [])
+    shortest = tuple(min(((n, (f, n)) for f in forms[stage] for n in f.sample_losses), key=lambda x: x[0])[1]
+                     for stage in ("deal", "draw"))
+    split = _split(forms["deal"], forms["draw"], max_lines) or shortest
+    stages = [form.stage_chart(config, directory, size, exceptions, words) for form, size in split]
+    wording = "rank shapes" if words == "shapes" else "card-pattern words"
+    curves = [curve(config, [forms["deal"][0]], [forms["draw"][0]], f"ranked lists in {wording}")]
+    if words == "patterns":
+        curves += [curve(config, [forms["deal"][1]], [forms["draw"][1]], "point counts"),
+                   curve(config, forms["deal"], forms["draw"], "each decision's better form")]
+    chart = Chart(stages[0], stages[1], ting_thresholds(config), ting_outs_table(config), curve=curves,
+                  max_lines=max_lines)
     return price_exactly(chart, config, directory, n_jobs, quiet) if exact else chart

@@ -1,0 +1,204 @@
+"""Fitting a point count (:mod:`solver.products.point_count`) to a solve's exact EVs, and its cost against its length.
+
+The count is fitted on the situations the lists are searched on (every deal
+class; a weighted sample of the real deck's draws), from the same records
+(:class:`solver.products.chart_lines.StageLines`: per situation and pattern,
+the fewest dead cards touching and the EV of the holds a chart keeps):
+
+1. **Start**: a least-squares fit of each hold's EV (at its best bet) to its
+   features, within each situation (what matters is how one hand's holds
+   compare), scaled so that the largest weight is :data:`SCALE` points and rounded.
+2. **Descent**: one weight at a time moves by a point or two while the
+   chart's total on the searched situations rises; every trial takes the best
+   thresholds for the holds the count picks, found exactly (``_thresholds``:
+   a pass over the counts in order, the actions rising with the count).
+3. **Shortening**: features are dropped one at a time, the cheapest first,
+   each time followed by a descent, so that every length has a count.
+
+Each count kept is then priced exactly over every situation (``exact_loss``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.products.chart_lines import StageLines
+from solver.products.patterns import CLAIM, FOLD
+from solver.products.point_count import FEATURES, TOUCHING_CAP, Count, pattern_features
+
+SCALE = 25
+"""Points of the largest weight of the first fit: counts a person adds in their head."""
+
+STEPS = (1, -1, 2, -2)
+"""The moves of one weight tried by the descent."""
+
+
+@dataclass(frozen=True)
+class Records:
+    """The hold records of some situations (sorted by situation, then pattern) and each situation's
+    claim and fold values (NaN where it has none), weight and EV under optimal play."""
+
+    situation: np.ndarray
+    entry: np.ndarray
+    touching: np.ndarray
+    """The fewest dead cards touching, capped at :data:`TOUCHING_CAP`."""
+    values: np.ndarray
+    starts: np.ndarray
+    claim: np.ndarray
+    fold: np.ndarray
+    weights: np.ndarray
+    best_ev: np.ndarray
+
+    @classmethod
+    def of(cls, lines: StageLines, situations: np.ndarray, weights: np.ndarray) -> Records:
+        """The records of ``situations`` (sorted, repeats allowed) of ``lines``, each weighing ``weights``."""
+        starts = lines.starts
+        ends = np.r_[starts[1:], len(lines.situation)]
+        counts = ends[situations] - starts[situations]
+        place = np.repeat(np.arange(len(situations)), counts)
+        record = np.repeat(starts[situations], counts) + np.arange(len(place)) - np.repeat(np.cumsum(counts) - counts,
+                                                                                            counts)
+        entry = lines.entry[record]
+        claim_id, fold_id = lines.entries.index(CLAIM), lines.entries.index(FOLD)
+        claim, fold = np.full(len(situations), np.nan), np.full(len(situations), np.nan)
+        for target, pseudo in ((claim, claim_id), (fold, fold_id)):
+            at = entry == pseudo
+            target[place[at]] = lines.values[record[at], 0]
+        hold = entry < min(claim_id, fold_id)
+        place, record = place[hold], record[hold]
+        return cls(place, lines.entry[record], np.minimum(lines.fewest[record], TOUCHING_CAP),
+                   lines.values[record].astype(np.float64), np.searchsorted(place, np.arange(len(situations))),
+                   claim, fold, weights, lines.best_ev[situations])
+
+
+class Fitter:
+    """Totals of counts on some situations' records, for one decision."""
+
+    def __init__(self, stage: str, records: Records, entries: tuple[str, ...], bet_sizes: tuple[float, ...]) -> None:
+        self.stage, self.r, self.bet_sizes = stage, records, bet_sizes
+        self.features = np.array([pattern_features(e) for e in entries])
+        self.claimed = ~np.isnan(records.claim)
+        # action values per situation: the deal's bets; the draw's fold then its bets
+        self.n_actions = len(bet_sizes) + (stage == "draw")
+
+    def picks(self, points: np.ndarray, touching: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each situation's record under the count (the most points; ties to the first record) and its count."""
+        r = self.r
+        score = (self.features @ points)[r.entry] - touching * r.touching
+        top = np.maximum.reduceat(score, r.starts)
+        index = np.arange(len(score))
+        first = np.minimum.reduceat(np.where(score == top[r.situation], index, len(score)), r.starts)
+        return first, top
+
+    def action_values(self, first: np.ndarray) -> np.ndarray:
+        """(situations, actions): each action's EV with the picked hold."""
+        held = self.r.values[first]
+        return held if self.stage == "deal" else np.column_stack([self.r.fold, held])
+
+    def fit_thresholds(self, points: np.ndarray, touching: int) -> tuple[tuple[int | None, ...], float]:
+        """The thresholds that maximise the total for these points, and that total (claims included)."""
+        first, count = self.picks(points, touching)
+        values = self.action_values(first)
+        free = ~self.claimed
+        levels, level_of = np.unique(count[free], return_inverse=True)
+        w = self.r.weights[free]
+        sums = np.stack([np.bincount(level_of, w * np.nan_to_num(values[free, a], nan=-1e9), len(levels))
+                         for a in range(self.n_actions)], axis=1)
+        # best[a]: the best total of the levels so far with the last level taking action a (actions rise)
+        best = np.full(self.n_actions, -np.inf)
+        best[:] = 0.0
+        came = np.zeros((len(levels), self.n_actions), np.int64)
+        for k in range(len(levels)):
+            running = np.maximum.accumulate(best)
+            came[k] = [int(np.argmax(best[:a + 1])) for a in range(self.n_actions)]
+            best = running + sums[k]
+        action = int(np.argmax(best))
+        taken = np.empty(len(levels), np.int64)
+        for k in range(len(levels) - 1, -1, -1):
+            taken[k] = action
+            action = came[k, action]
+        thresholds = tuple(int(levels[np.argmax(taken >= a)]) if (taken >= a).any() else None
+                           for a in range(1, self.n_actions))
+        claims = float(self.r.weights[self.claimed] @ self.r.claim[self.claimed])
+        return thresholds, float(best.max()) + claims
+
+    def count(self, points: np.ndarray, touching: int) -> tuple[Count, float]:
+        """The count of these points with its best thresholds, and its total."""
+        thresholds, total = self.fit_thresholds(points, touching)
+        return Count(self.stage, tuple(int(p) for p in points), int(touching), thresholds, self.bet_sizes), total
+
+    def start(self) -> np.ndarray:
+        """The first points: least squares within situations, scaled to :data:`SCALE` and rounded; the
+        touching weight last."""
+        r = self.r
+        y = np.nanmax(r.values, axis=1)
+        x = np.column_stack([self.features[r.entry], -r.touching]).astype(np.float64)
+        w = r.weights[r.situation]
+        mass = np.bincount(r.situation, w, len(r.starts))
+        for column in [y, *x.T]:  # within-situation means out (weighted)
+            column -= (np.bincount(r.situation, w * column, len(r.starts)) / mass)[r.situation]
+        sw = np.sqrt(w)
+        coef = np.linalg.lstsq(x * sw[:, None], y * sw, rcond=None)[0]
+        return np.round(coef * SCALE / np.abs(coef).max()).astype(np.int64)
+
+    def descend(self, params: np.ndarray, free: np.ndarray, total: float, sweeps: int = 8
+                ) -> tuple[np.ndarray, float]:
+        """Move one free weight at a time by :data:`STEPS` while the total rises."""
+        for _ in range(sweeps):
+            improved = False
+            for j in np.flatnonzero(free):
+                for step in STEPS:
+                    trial = params.copy()
+                    trial[j] += step
+                    if j == len(FEATURES) and trial[j] < 0:
+                        continue
+                    t = self.count(trial[:-1], int(trial[-1]))[1]
+                    if t > total + 1e-12 * max(1.0, abs(total)):
+                        params, total, improved = trial, t, True
+                        break
+            if not improved:
+                break
+        return params, total
+
+
+def count_path(fitter: Fitter) -> dict[int, Count]:
+    """The best count found at each length: the full fit, then one feature dropped at a time."""
+    params = fitter.start()
+    params[-1] = max(params[-1], 0)
+    free = np.ones(len(params), bool)
+    params, total = fitter.descend(params, free, fitter.count(params[:-1], int(params[-1]))[1])
+    path: dict[int, Count] = {}
+    while True:
+        count = fitter.count(params[:-1], int(params[-1]))[0]
+        path.setdefault(count.lines, count)
+        live = np.flatnonzero(params != 0)
+        if len(live) <= 1:
+            return path
+        trials = []
+        for j in live:
+            trial = params.copy()
+            trial[j] = 0
+            trials.append((fitter.count(trial[:-1], int(trial[-1]))[1], int(j)))
+        _, j = max(trials)
+        params[j] = 0
+        params, total = fitter.descend(params, params != 0, max(trials)[0], sweeps=2)
+
+
+def exact_loss(lines: StageLines, count: Count, per_hand: int, chunk: int = 1 << 20) -> float:
+    """The count's exact loss per hand dealt over every situation of ``lines`` (this decision by the count,
+    every other one optimal)."""
+    n = len(lines.weights)
+    loss = 0.0
+    points = np.array(count.points, np.int64)
+    for start in range(0, n, chunk):
+        situations = np.arange(start, min(n, start + chunk))
+        records = Records.of(lines, situations, lines.weights[situations])
+        fitter = Fitter(count.stage, records, lines.entries, count.bet_sizes)
+        first, score = fitter.picks(points, count.touching)
+        action = count.action(score)
+        value = fitter.action_values(first)[np.arange(len(situations)), action]
+        value = np.where(fitter.claimed, records.claim, value)
+        loss += float(records.weights @ (records.best_ev - value))
+    return loss / per_hand
