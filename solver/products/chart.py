@@ -153,6 +153,8 @@ class Chart:
     (:func:`solver.products.chart_short.curve`), for a chart built within ``max_lines``."""
     max_lines: int | None = None
     """The most deal and draw lines together the chart was built within (``None``: the full lists)."""
+    reference: tuple[StageChart, StageChart] | None = None
+    """For a short chart: the full lists it was shortened from (deal, draw), each priced, to look up."""
 
     @property
     def optimal_ev(self) -> float:
@@ -167,7 +169,8 @@ class Chart:
         """The chart as plain data for ``--json``."""
         return {"words": self.deal.words, "deal": self.deal.to_json(), "draw": self.draw.to_json(),
                 "ting_thresholds": self.ting_thresholds, "ting_outs": self.ting_outs, "exact": self.exact,
-                "max_lines": self.max_lines, "lines": self.lines, "curve": self.curve}
+                "max_lines": self.max_lines, "lines": self.lines, "curve": self.curve,
+                "reference": None if self.reference is None else {s.stage: s.to_json() for s in self.reference}}
 
     @property
     def lines(self) -> int:
@@ -822,7 +825,23 @@ def chart_document(chart: Chart) -> list[Block]:
                             "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
                             "your six cards contain and bet F as the line says. Shares are of the hands "
                             "reaching the draw under optimal play; costs as at the deal.")
-    return blocks + _ting_blocks(chart) + _curve_blocks(chart)
+    return blocks + _ting_blocks(chart) + _curve_blocks(chart) + _reference_blocks(chart)
+
+
+def _reference_blocks(chart: Chart) -> list[Block]:
+    """The full lists a short chart was cut from, to look a hand up in."""
+    if chart.reference is None:
+        return []
+    deal, draw = chart.reference
+    blocks: list[Block] = [
+        Heading(2, "The full lists, for reference", "reference"),
+        Paragraph(f"The lists the short chart was cut from, in the same words: {deal.lines} deal lines and "
+                  f"{draw.lines} draw lines, costing {deal.loss:.6f} and {draw.loss:.6f} per hand (each alone, "
+                  "every other decision optimal). Look a hand up here; play the short chart above at the table."),
+    ]
+    for stage, title in ((deal, "The deal, full list"), (draw, "The draw, full list")):
+        blocks += [Heading(3, title), _lines_table(stage)]
+    return blocks
 
 
 def _curve_blocks(chart: Chart) -> list[Block]:
@@ -885,6 +904,16 @@ def _reading_blocks(chart: Chart) -> list[Block]:
             "both ends, `345` any run as far from the ends (with nine ranks, 3-4-5 to 5-6-7), `37` a 3 and a "
             "7 of one suit; and each group may be read downwards as well (with nine ranks `2234` is also "
             "6-7-8-8). The suits themselves do not matter."))
+    if chart.deal.words == "patterns":
+        blocks.append(Paragraph(
+            "**Words.** Lines name the cards to keep in card-pattern words: a *pair*, *triplet* or *four of a "
+            "kind* (an *end pair* is of the lowest or highest rank), a *suited run* of three in sequence in one "
+            "suit (a *four-run*: four), a *suited connector* of two in sequence in one suit (*open* when two "
+            "ranks complete a run, *edge* at an end: one), a *suited one-gap* (two of one suit one rank apart), "
+            "a *joker*, and the *odd* cards left: *end* cards are of the lowest or highest rank, *middle* the "
+            "rest, *suited* when another kept card has their suit. Each card is read in one group only, the "
+            "larger groups first. With three or more suited cards kept, the words end with the number of "
+            "suits those cards span."))
     blocks.append(Paragraph(
         "**Dead cards touching.** The cards you have thrown, counting the two a line throws, are dead. A dead "
         "card *touches* the cards you keep when it is a copy of one of them, or of the same suit one rank "

@@ -268,6 +268,8 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
     if words == "patterns":
         curves += [curve(config, [forms["deal"][1]], [forms["draw"][1]], "point counts"),
                    curve(config, forms["deal"], forms["draw"], "each decision's better form")]
+    full = [forms[stage][0] for stage in ("deal", "draw")]
+    reference = tuple(f.stage_chart(config, directory, max(f.snapshots), 0, words) for f in full)
     chart = Chart(stages[0], stages[1], ting_thresholds(config), ting_outs_table(config), curve=curves,
-                  max_lines=max_lines)
+                  max_lines=max_lines, reference=reference)
     return price_exactly(chart, config, directory, n_jobs, quiet) if exact else chart

@@ -120,23 +120,30 @@ def plot_outcome_returns(tables: Path) -> Figure:
 
 
 def plot_loss_curve(chart: Chart) -> Figure:
-    """The least exact loss found against the number of lines: one curve per form of chart tried, for the whole
-    chart (solid) and each list alone (the deal dashed, the draw dotted)."""
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    """The least exact loss found against the number of lines, one curve per form of chart tried: the whole
+    chart (left) and each decision alone (right: the deal dashed, the draw dotted)."""
+    fig, (whole, alone) = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
     for i, form in enumerate(chart.curve or []):
-        colour = f"C{i}"
         points = [p for p in form["points"] if p["lines"] != "full"]
-        for part, style in (("chart", "-"), ("deal", "--"), ("draw", ":")):
-            xy = [(p["lines"], p[part]) for p in points if p[part] is not None]
-            if xy:
-                ax.plot(*zip(*xy), style, marker="o", color=colour, label=f"{form['form']}: {part}")
-    ax.axhline(0.005, color="#c44e52", linewidth=0.8, label="the goal: 0.005 a hand")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("lines (deal and draw together; each list alone for its own curve)")
-    ax.set_ylabel("exact loss a hand against optimal play")
-    ax.set_title("What a shorter chart costs")
-    ax.legend(fontsize=7)
+        for ax, parts in ((whole, (("chart", "-"),)), (alone, (("deal", "--"), ("draw", ":")))):
+            for part, style in parts:
+                xy = [(p["lines"], p[part]) for p in points if p[part] is not None]
+                if xy and (ax is whole or i < 2):  # alone, the better-of-both form repeats the other two
+                    label = form["form"] if ax is whole else f"{form['form']}: the {part}"
+                    ax.plot(*zip(*xy), style, marker="o", color=f"C{i}", label=label)
+    for ax, title in ((whole, "the whole chart"), (alone, "each decision alone")):
+        ax.axhline(0.005, color="#c44e52", linewidth=0.8, label="the goal: 0.005 a hand")
+        ax.set_xscale("log", base=2)
+        sizes = [p["lines"] for p in (chart.curve or [{"points": []}])[0]["points"] if p["lines"] != "full"]
+        ax.set_xticks(sizes, [str(n) for n in sizes])
+        ax.minorticks_off()
+        ax.set_yscale("log")
+        ax.set_xlabel("lines allowed (deal and draw together)" if ax is whole else "lines allowed (that decision)")
+        ax.set_title(title)
+        ax.legend(fontsize=7)
+    whole.set_ylabel("exact loss a hand against optimal play")
+    fig.suptitle("What a shorter chart costs")
+    fig.tight_layout()
     return fig
 
 

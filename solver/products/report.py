@@ -68,8 +68,8 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
                       "the ting table by outs restates the exact win-probability thresholds under the "
                       "simplifications it states."),
         ]
+        blocks += chart_document(chart)[1:]  # the page has its own title; the chart leads, then the figures
         blocks += par_sheet_document(sheet)
-        blocks += chart_document(chart)[1:]  # the page has its own title
         blocks += [Heading(2, "Pictures", "pictures")] + figures
         _write(out / "index.html", to_html(blocks, "Mahjong Poker: strategy and par sheet"))
         written.append(out / "index.html")

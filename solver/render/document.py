@@ -167,6 +167,13 @@ figure {{ margin: 1.5em 0; }}
 figure svg {{ max-width: 100%; height: auto; }}
 figcaption {{ font-style: italic; color: #555; }}
 nav#contents {{ background: #f7f7f7; padding: 0.5em 1em; border: 1px solid #ddd; }}
+@media print {{
+  /* the chart prints on its own pages; the curve, the reference lists and the par sheet after it */
+  body {{ max-width: none; margin: 0; font-size: 9pt; }}
+  nav#contents {{ display: none; }}
+  h2#curve, h2#reference, h2#par-sheet, h2#pictures {{ break-before: page; }}
+  table {{ break-inside: auto; }} tr {{ break-inside: avoid; }}
+}}
 </style>
 </head>
 <body>
