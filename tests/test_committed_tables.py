@@ -53,6 +53,27 @@ def test_committed_real_deck_tables() -> None:
     assert pq.read_metadata(REAL / "firsts.parquet").num_rows == 406_468
 
 
+#: Two and three 82-card decks (configs/two-decks.toml, three-decks.toml): their committed summary and return
+#: table, the exact EV a whole solve gave (8-10 minutes each on 2 cores: scripts/decks.py).
+DECKS = {"b5c5681fd3bda0a3": ("two-decks.toml", 2, Fraction(63930116291978475434913151, 174000309467371896795468000)),
+         "29ceb7ff00ffc814": ("three-decks.toml", 3,
+                              Fraction(113448637284377238696410204131, 247412595100142504612709629500))}
+
+
+@pytest.mark.parametrize("folder", sorted(DECKS))
+def test_committed_two_and_three_deck_summaries(folder: str) -> None:
+    """The exact EV (a regression guard), and the return table adding up to it exactly: every card
+    sequence of 82 x decks cards counted once, each outcome's net times its count."""
+    name, decks, ev = DECKS[folder]
+    config = load_config(ROOT / "configs" / name)
+    assert config.fingerprint() == folder and config.decks == decks
+    summary = load_summary(ROOT / "strategy_tables" / folder, config)
+    assert summary.ev_exact == ev
+    assert sum(r.combinations for r in summary.outcomes) == summary.denominator
+    assert sum(Fraction(r.net) * r.combinations for r in summary.outcomes) / summary.denominator == ev
+    assert summary.deals == comb(82 * decks, 6)
+
+
 @pytest.mark.slow
 def test_committed_real_deck_deal_query_equals_the_evaluator() -> None:
     """A deal query on a clone (15 rows of stage C, no stage A) against the evaluator from scratch."""
@@ -72,6 +93,8 @@ COMMITTED_DIGESTS = {
                     "holds": "93a541adb8d4408b", "outcomes": "2c4ad041fd5e813b", "summary": "b41e2e5dbc98da16"},
     "7981a1455f0f2315": {"deals": "8347d2ff243bf529", "firsts": "89a3de7bf1bda6d8", "outcomes": "772287d9b0d2bafd",
                          "summary": "645f59caeb388091"},
+    "b5c5681fd3bda0a3": {"outcomes": "225f1f1e50cfba75", "summary": "3c8129926bada1e9"},  # two decks
+    "29ceb7ff00ffc814": {"outcomes": "c01f38c84b9a6b62", "summary": "fa22ebf4c2b1787e"},  # three decks
 }
 
 
