@@ -271,6 +271,13 @@ def cmd_edge(args: argparse.Namespace) -> None:
     (it pushes unless the player bets ting-hu), and were every bet settled;
     with --bonus B also under the strategy that maximises main game plus a
     bonus bet of B (a second solve).
+
+    --seats N or N-M (1 to 6) adds the section "At a table of N seats"
+    (docs/table.md): for each number of seats, --hands hands at the table
+    (default 10^6) with --seed, simulated as by simulate --seats N: the main
+    game's EV per seat, the worth of the cards shown at step 11 (paired) and
+    the bonus bet's settled share and return per bet placed, each with its
+    99% interval; one seat's row is checked against the exact lone figures.
     """
     from solver.game.objective import Objective
     from solver.products.edge import par_sheet, par_sheet_document
@@ -278,7 +285,8 @@ def cmd_edge(args: argparse.Namespace) -> None:
 
     config = _config(args)
     tables = _tables_or_default(args.tables, config, Objective())
-    sheet = par_sheet(config, tables, args.bonus, n_jobs=args.jobs, quiet=args.json, compare=args.compare)
+    sheet = par_sheet(config, tables, args.bonus, n_jobs=args.jobs, quiet=args.json or args.quiet,
+                      compare=args.compare, seats=args.seats, table_hands=args.hands, seed=args.seed)
     data = sheet.to_json()
     if args.json:
         print(json.dumps(data))
@@ -396,6 +404,18 @@ def _seats(text: str) -> int:
     return _number(text, int, "a whole number of seats from 1 to 6", lambda v: 1 <= v <= 6)
 
 
+def _seat_range(text: str) -> range:
+    """``"6"`` -> ``range(6, 7)``, ``"1-6"`` -> ``range(1, 7)``; each end as ``_seats`` reads it, and the
+    message names the whole input, whichever part is wrong."""
+    try:
+        ends = [_seats(part) for part in text.split("-")]
+    except argparse.ArgumentTypeError:
+        ends = []
+    if len(ends) not in (1, 2) or ends[0] > ends[-1]:
+        raise argparse.ArgumentTypeError(f"must be N or N-M seats, 1 <= N <= M <= 6, got {text!r}")
+    return range(ends[0], ends[-1] + 1)
+
+
 def _positive_lines(text: str) -> int:
     return _number(text, int, "a whole number of lines, at least 1", lambda v: v >= 1)
 
@@ -451,7 +471,13 @@ def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", action="store_true",
                         help="also evaluate simple strategies exactly (never double down, always claim a "
                              "tian-hu, minimum bets) beside optimal play; each is a solve")
-    _add_jobs(parser, -1, "processes if a solve is needed (default: all cores)")
+    parser.add_argument("--seats", type=_seat_range, default=range(0), metavar="N[-M]",
+                        help="add a table of N (to M) seats, 1 to 6, simulated on one deck (docs/table.md)")
+    parser.add_argument("--hands", type=_hands, default=1_000_000, metavar="H",
+                        help="with --seats: hands at the table per number of seats (default 10^6)")
+    parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="with --seats: random seed (default 1)")
+    parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    _add_jobs(parser, -1, "processes for a solve or the table (default: all cores)")
 
 
 def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:

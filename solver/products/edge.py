@@ -5,23 +5,30 @@ first when the tables do not exist yet. With a bonus bet B the report
 compares two strategies for a lone player, both from exact solves: (a) the
 main-game-optimal strategy (the bonus pushes unless the player bets
 ting-hu, so the strategy decides how often it is settled) and (b) the
-strategy that maximises main game plus B times the bonus.
+strategy that maximises main game plus B times the bonus. With seats the
+sheet also carries a table of 1 to 6 seats on one deck, simulated
+(:func:`solver.products.table.simulate_table`, docs/table.md).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.game.bonus import BonusTable, bonus_table
 from solver.game.config import GameConfig
 from solver.game.objective import RESTRICTIONS, Objective
+from solver.products.query import stderr_progress
 from solver.render.document import Block, Heading, Paragraph, Table
 from solver.staged.run import solve
 from solver.staged.summary import Summary, load_summary
 from solver.tables.files import bounded_stage_a, check_tables, default_directory, solve_command
+
+if TYPE_CHECKING:  # the table simulator loads numba kernels: imported only when a table is played
+    from solver.products.table import TableResult
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,8 @@ class ParSheet:
     bonus: BonusComparison | None = None
     strategies: tuple[tuple[str, Summary], ...] = ()
     """Simple restricted strategies (see :mod:`solver.game.objective`) with their exact summaries."""
+    table: tuple[TableResult, ...] | None = None
+    """A table of N seats on one deck, one simulated result per number of seats (``table_figures``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The figures as plain data for ``--json``."""
@@ -86,7 +95,24 @@ class ParSheet:
                  "loss_vs_optimal": optimal - float(r.ev_exact)}
                 for name, r in (("optimal", s),) + self.strategies
             ]
+        if self.table:
+            data["table"] = _table_json(self.table, s)
         return data
+
+
+def _table_json(rows: tuple[TableResult, ...], lone: Summary) -> dict[str, Any]:
+    """The table section as plain data: each row is ``simulate --seats N --json``'s object; one seat's row
+    is the lone player, so its intervals are checked against the exact figures of the solve."""
+    data: dict[str, Any] = {"hands": rows[0].hands, "seed": rows[0].seed, "method": "simulated",
+                            "rows": [r.to_json() for r in rows]}
+    one = next((r for r in data["rows"] if r["seats"] == 1), None)
+    if one is not None:
+        ev, bonus = float(lone.ev_exact), lone.bonus_net_settled
+        data["lone_player_check"] = {
+            "exact_ev": ev, "ev_ci99_covers_exact": one["ci99"][0] <= ev <= one["ci99"][1],
+            "exact_bonus_per_bet_placed": bonus,
+            "bonus_ci99_covers_exact": one["bonus_ci99"][0] <= bonus <= one["bonus_ci99"][1]}
+    return data
 
 
 def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_jobs: int, quiet: bool) -> Summary:
@@ -113,12 +139,38 @@ def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_job
                  quiet=quiet, holds_from=main if restricted and has_stage_a else None)
 
 
+def _check_seats(config: GameConfig, seats: Sequence[int]) -> None:
+    """Refuse (``InputError``) any number of seats ``config``'s deck cannot deal, before anything runs."""
+    if seats:  # the table module loads numba kernels: not for a sheet without a table
+        from solver.products.table import check_seats
+
+        for n in seats:
+            check_seats(config, n)
+
+
+def table_figures(config: GameConfig, tables: Path | str, seats: Sequence[int], hands: int, seed: int = 1,
+                  n_jobs: int = -1, quiet: bool = False) -> tuple[TableResult, ...]:
+    """A table of N seats for each N in ``seats``, ``hands`` hands each with ``seed``, played with the
+    main-game solve in ``tables``: :func:`solver.products.table.simulate_table`, so one seat's row is
+    ``simulate --seats 1``'s. Every N is checked before the first is played (``InputError``)."""
+    from solver.products.table import simulate_table
+
+    _check_seats(config, seats)
+    return tuple(simulate_table(config, tables, n, hands, seed, n_jobs,
+                                progress=None if quiet else stderr_progress(f"{n} seats: hands"))
+                 for n in seats)
+
+
 def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float = 0.0, n_jobs: int = -1,
-              quiet: bool = False, compare: bool = False) -> ParSheet:
+              quiet: bool = False, compare: bool = False, seats: Sequence[int] = (), table_hands: int = 1_000_000,
+              seed: int = 1) -> ParSheet:
     """The par sheet of ``config``, from the tables in ``tables`` (default: the configuration's
     directory under ``strategy_tables/``), solving what is missing. With ``bonus`` B > 0 the
     bonus-aware strategy's solve is compared with the main-game-optimal one; with ``compare``
-    each simple restricted strategy's. Those solves live beside ``tables``, named by objective."""
+    each simple restricted strategy's. Those solves live beside ``tables``, named by objective.
+    With ``seats`` (e.g. ``range(1, 7)``) the sheet carries a table of each number of seats,
+    ``table_hands`` hands each (:func:`table_figures`)."""
+    _check_seats(config, seats)  # refused before any solve or simulation starts
     base = Path(tables) if tables is not None else None
     main = _solved(config, base, Objective(), n_jobs, quiet)
     comparison = None
@@ -126,7 +178,8 @@ def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float
         comparison = BonusComparison(bonus, main, _solved(config, base, Objective(bonus), n_jobs, quiet))
     strategies = tuple((name, _solved(config, base, Objective(restriction=name), n_jobs, quiet))
                        for name in RESTRICTIONS if compare and name != "optimal")
-    return ParSheet(config, main, bonus_table(config), comparison, strategies)
+    table = table_figures(config, main.directory, seats, table_hands, seed, n_jobs, quiet) if seats else None
+    return ParSheet(config, main, bonus_table(config), comparison, strategies, table)
 
 
 def par_sheet_document(sheet: ParSheet) -> list[Block]:
@@ -155,6 +208,8 @@ def par_sheet_document(sheet: ParSheet) -> list[Block]:
                   [[r["strategy"], r["description"], f"{r['ev']:+.6f}", f"{100 * r['house_edge']:.4f}%",
                     f"{r['loss_vs_optimal']:.6f}"] for r in data["strategies"]], "llrrr"),
         ]
+    if "table" in data:
+        blocks += _table_blocks(data["table"])
     return blocks
 
 
@@ -197,3 +252,50 @@ def _bonus_aware_blocks(b: dict[str, Any]) -> list[Block]:
         Paragraph(f"The bonus-aware strategy changes the main game's EV by {b['main_game_ev_change']:+.6f} "
                   f"and the bonus's return per bet placed by {b['bonus_return_change']:+.6f}."),
     ]
+
+
+def _with_interval(value: float, interval: list[float], digits: int) -> str:
+    return f"{value:+.{digits}f} [{interval[0]:+.{digits}f}, {interval[1]:+.{digits}f}]"
+
+
+def _table_blocks(table: dict[str, Any]) -> list[Block]:
+    """The section "At a table of N seats": a row per number of seats, then how each figure was obtained."""
+    rows = table["rows"]
+    counts = [r["seats"] for r in rows]
+    title = f"{counts[0]}" if len(counts) == 1 else f"{min(counts)} to {max(counts)}"
+    lines = [[str(r["seats"]), _with_interval(r["ev_per_seat"], r["ci99"], 4),
+              "0 (nothing shown)" if r["seats"] == 1 else
+              _with_interval(r["shown_cards_value"], r["shown_cards_ci99"], 5),
+              f"{100 * r['bonus_settled_share']:.2f}%",
+              _with_interval(r["bonus_net_per_bet_placed"], r["bonus_ci99"], 4), f"{r['seat_hands']:,}"]
+             for r in rows]
+    return [
+        Heading(3, f"At a table of {title} seats", "table"),
+        Table(["seats", "main game EV per seat [99%]", "shown cards' worth per seat-hand [99%]", "bonus settled",
+               "bonus per bet placed [99%]", "seat-hands"], lines, "rllrlr"),
+        Paragraph(_table_method(table)),
+    ]
+
+
+def _table_method(table: dict[str, Any]) -> str:
+    """How the table's figures were obtained, and what the seats leave out (docs/table.md)."""
+    text = (f"Simulated, not exact: {table['hands']:,} hands at the table per row (seats x hands seat-hands), "
+            f"seed {table['seed']}, every seat playing the main-game-optimal strategy of this solve on one "
+            "shuffled deck (`mahjong-poker simulate --seats N`). The EV per seat is the mean of the seats' "
+            "results; its 99% interval comes from the spread of the hands' table totals, since the seats of one "
+            "hand are correlated. The shown cards' worth is paired: the same deals played again with each "
+            "seat's lone ting decision (its own cards only), the difference taken hand by hand. The bonus is "
+            "one unit per seat, settled when some seat bets the ting and pushed for every seat otherwise; its "
+            "return is per bet placed, with the interval from the hands. ")
+    check = table.get("lone_player_check")
+    if check is not None:
+        def covers(yes: bool) -> str:
+            return "covers" if yes else "does NOT cover"
+
+        text += (f"One seat is the lone player: its EV interval {covers(check['ev_ci99_covers_exact'])} the exact "
+                 f"EV {check['exact_ev']:+.6f} above, and its bonus interval "
+                 f"{covers(check['bonus_ci99_covers_exact'])} the exact {check['exact_bonus_per_bet_placed']:+.6f} "
+                 "per bet placed. ")
+    return text + ("The seats use the cards shown at step 11 (and a claimer's six) only at the ting decision; at "
+                   "the deal and the draw they ignore a tian-hu or di-hu claimer's shown cards and play the lone "
+                   "player's tables: what using those cards would add is not measured.")

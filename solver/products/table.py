@@ -295,6 +295,16 @@ def max_seats(config: GameConfig) -> int:
     return max(0, min(MAX_SEATS, (size - 6 - jokers) // 8))
 
 
+def check_seats(config: GameConfig, seats: int) -> None:
+    """Refuse (``InputError``, one line) a number of seats outside 1 to 6 or more than ``config``'s deck deals."""
+    if not 1 <= seats <= MAX_SEATS:
+        raise InputError(f"--seats must be 1 to {MAX_SEATS}, got {seats}")
+    fit = max_seats(config)
+    if seats > fit:
+        raise InputError(f"--seats {seats}: this deck deals at most {fit} seats (each takes 8 cards, the "
+                         f"community 6 plus the jokers it may turn up)")
+
+
 @dataclass(frozen=True)
 class TableResult:
     """What a table of ``seats`` seats did over ``hands`` hands (``seats * hands`` seat-hands)."""
@@ -406,12 +416,7 @@ def simulate_table(config: GameConfig, tables: Path | str, seats: int, hands: in
                    progress: Callable[[int, int], None] | None = None) -> TableResult:
     """Play ``hands`` hands at a table of ``seats`` seats with the strategy of the solve in ``tables``."""
     directory = Path(tables)
-    if not 1 <= seats <= MAX_SEATS:
-        raise InputError(f"--seats must be 1 to {MAX_SEATS}, got {seats}")
-    fit = max_seats(config)
-    if seats > fit:
-        raise InputError(f"--seats {seats}: this deck deals at most {fit} seats (each takes 8 cards, the "
-                         f"community 6 plus the jokers it may turn up)")
+    check_seats(config, seats)
     summary = load_summary(directory, config)
     if summary.bonus_bet or summary.restriction != "optimal":
         raise InputError("simulate plays the optimal main-game strategy: give the tables of a solve "
