@@ -766,18 +766,24 @@ def cmd_train(args: argparse.Namespace) -> None:
     in T, and keeps a score. Drills on one decision bring back the situations
     got wrong. Deal and draw decisions come from a solve's tables (--tables
     DIR, default strategy_tables/<fingerprint>) when they hold them, else from
-    the evaluator; --seed S makes the session reproducible. docs/trainer.md
-    describes the page, its keys and its JSON API.
+    the evaluator; --seed S makes the session reproducible. With a chart
+    (--chart FILE from mahjong-poker chart --json, default chart.json in the
+    tables directory when there is one), each deal and draw grade also says
+    what the chart plays and what that costs, and the score sets the chart's
+    cost beside the player's. docs/trainer.md describes the page, its keys and
+    its JSON API.
     """
     from solver.game.objective import Objective
     from solver.tables.files import check_tables
+    from solver.trainer.grading import trainer_chart
     from solver.trainer.server import make_server
 
     config = _config(args)
     tables = _tables_or_default(args.tables, config, Objective())
     if tables is not None:
         check_tables(tables, config, Objective())
-    server = make_server(config, tables, args.host, args.port, args.seed, args.config)
+    chart = trainer_chart(args.chart, tables, config.geometry)  # a bad chart stops here, before serving
+    server = make_server(config, tables, args.host, args.port, args.seed, args.config, chart)
     try:
         server.warm_up()
         print(json.dumps({"url": server.url}) if args.json else f"Trainer at {server.url} — Ctrl-C stops it",
@@ -798,6 +804,9 @@ def _add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1)")
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>, else the evaluator)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="seed of the sessions' decks (default: random)")
+    parser.add_argument("--chart", metavar="FILE",
+                        help="a chart (mahjong-poker chart --json) shown beside each deal and draw grade "
+                             "(default: chart.json in the tables directory, when there is one)")
 
 
 Command = tuple[Callable[[argparse.Namespace], None], str, Callable[[argparse.ArgumentParser], None]]

@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 
 from solver.cli import main
+from solver.errors import InputError
 from solver.game.cards import parse_cards
 from solver.game.config import GameConfig, load_config
 from solver.game.options import Stage
+from solver.products.chart_play import load_chart
 from solver.products.query import best_play
-from solver.trainer.grading import Grader, Thresholds
+from solver.trainer.grading import Grader, Thresholds, option_label, trainer_chart
 from solver.trainer.hand import DONE, Choice, Hand, bonus_settlement, shuffled_deck
 from solver.trainer.server import TrainerServer, make_server
 
@@ -405,3 +407,100 @@ def test_the_command_line(tmp_path: Path, capsys) -> None:
     assert main(["train", "--port", "70000"]) == 2
     assert main(["train", "--port", "0", "--tables", str(tmp_path / "none")]) == 2
     assert "no table directory" in capsys.readouterr().err
+
+
+# --- the chart beside the grades --------------------------------------------------------------------------
+
+ROOT = Path(__file__).parent.parent
+REDUCED_TABLES = ROOT / "strategy_tables" / "reduced-3x4"
+REDUCED_CONFIG = ROOT / "configs" / "reduced-3x4.toml"
+
+
+@pytest.fixture(scope="module")
+def chart_file(tmp_path_factory) -> Path:
+    """A short chart of the reduced deck (20 lines), as ``mahjong-poker chart --json`` writes it."""
+    from solver.products.chart_short import build_short_chart
+
+    chart = build_short_chart(load_config(str(REDUCED_CONFIG)), str(REDUCED_TABLES), 20)
+    path = tmp_path_factory.mktemp("chart") / "chart.json"
+    path.write_text(json.dumps(chart.to_json()))
+    return path
+
+
+@pytest.fixture(scope="module")
+def chart_server(chart_file: Path) -> Iterator[TrainerServer]:
+    """A trainer on the reduced deck's committed tables with the chart, serving on a free port."""
+    config = load_config(str(REDUCED_CONFIG))
+    chart = trainer_chart(chart_file, REDUCED_TABLES, config.geometry)
+    running = make_server(config, REDUCED_TABLES, port=0, seed=5, config_file=str(REDUCED_CONFIG), chart=chart)
+    thread = threading.Thread(target=running.serve_forever, daemon=True)
+    thread.start()
+    yield running
+    running.shutdown()
+    running.server_close()
+
+
+def test_the_chart_beside_each_grade_is_best_plays_price_of_its_play(chart_server: TrainerServer,
+                                                                      chart_file: Path) -> None:
+    """Whole hands of several seeds: each deal and draw grade's chart field is the chart's play (as
+    ChartPlayer.advise gives it) priced by best_play on the same state; the score sums those."""
+    config = chart_server.config
+    player = load_chart(chart_file, config.geometry)
+    grades = []
+    for seed in (1, 2, 7):
+        session, faced = new_session(chart_server, seed=seed), []
+        for _ in range(4):  # seed 7's fourth deal: a line of two discards of different EVs
+            hand = new_hand(chart_server, session)
+            while hand["phase"] != DONE:
+                status, answer = decide(chart_server, session, hand, **playing_on(hand))
+                assert status == 200, answer
+                grades.append(answer["grade"])
+                faced += [answer["grade"]] if answer["grade"]["stage"] != "ting" else []
+                hand = answer["hand"]
+        score = answer["score"]["chart"]  # the chart against the player on this session's deals and draws
+        assert score["lines"] == player.lines == 20 and score["decisions"] == len(faced)
+        assert score["total_cost"] == pytest.approx(sum(g["chart"]["loss"] for g in faced if g["chart"]), abs=1e-12)
+        assert score["player_cost"] == pytest.approx(sum(g["cost"] for g in faced), abs=1e-12)
+    shown = [g for g in grades if g["chart"] is not None]
+    assert all(g["chart"] is None for g in grades if g["stage"] == "ting")
+    assert {g["stage"] for g in shown} == {"deal", "draw"}
+    assert any(g["chart"]["agrees"] for g in shown) and not all(g["chart"]["agrees"] for g in shown)
+    assert any(g["chart"]["ways"] > 1 and not g["chart"]["agrees"] for g in shown)  # priced at the mean
+    for grade in shown:
+        state = grade["state"]
+        play = best_play(" ".join(state["hand"]), config, stage=grade["stage"], dead=" ".join(state["dead"]),
+                         double_down=state["double_down"], tables=REDUCED_TABLES)
+        hand, dead = (parse_cards(" ".join(state[k]), config.geometry) for k in ("hand", "dead"))
+        advice = player.advise(grade["stage"], play.options, hand, config.geometry, dead)
+        evs = [play.options[i].ev for i in advice.options]
+        loss = play.options[play.best].ev - sum(evs) / len(evs)
+        assert grade["chart"]["ev"] == pytest.approx(sum(evs) / len(evs), abs=1e-12)
+        assert grade["chart"]["loss"] == pytest.approx(loss, abs=1e-12) and grade["chart"]["loss"] >= 0
+        assert grade["chart"]["agrees"] == (loss <= 1e-12)
+        assert grade["chart"]["line"] == advice.line and grade["chart"]["ways"] == len(advice.options)
+        assert grade["chart"]["label"] == option_label(play.options[advice.options[0]], play.state.stage,
+                                                       config.geometry)
+
+
+def test_without_a_chart_the_field_is_null(server: TrainerServer, chart_file: Path, tmp_path: Path) -> None:
+    session = new_session(server, seed=8)
+    hand = new_hand(server, session)
+    status, answer = decide(server, session, hand, **playing_on(hand))
+    assert status == 200 and answer["grade"]["chart"] is None and answer["score"]["chart"] is None
+    assert call(server, "GET", "/api/info")[1]["chart"] is None
+    # the default: chart.json in the tables directory when there is one, else no chart
+    assert trainer_chart(None, tmp_path, SMALL.geometry) is None and trainer_chart(None, None, SMALL.geometry) is None
+    (tmp_path / "chart.json").write_text(chart_file.read_text())
+    assert trainer_chart(None, tmp_path, SMALL.geometry).lines == 20
+
+
+def test_a_bad_chart_exits_2_with_one_line(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "chart.json"
+    bad.write_text('{"deal": {}}')
+    for path in (bad, tmp_path / "missing.json"):
+        assert main(["train", "--port", "0", "--config", str(REDUCED_CONFIG), "--tables", str(REDUCED_TABLES),
+                     "--chart", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and str(path) in err
+    with pytest.raises(InputError, match="is not a chart"):  # a bad default is reported, not dropped
+        trainer_chart(None, tmp_path, SMALL.geometry)

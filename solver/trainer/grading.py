@@ -3,7 +3,9 @@
 The grade is ``best_play`` itself (the options, their EVs, the best and its
 aim), so it equals ``mahjong-poker best`` for the same state by construction.
 A :class:`Grader` starts each answer in a background thread as soon as the
-decision is shown, so the player's think time hides the evaluator's.
+decision is shown, so the player's think time hides the evaluator's. With a
+chart (``mahjong-poker chart``), each deal and draw decision also says what
+the chart plays there and what that costs (:func:`chart_verdict`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from solver.game.cards import DeckGeometry, format_cards
 from solver.game.config import GameConfig
 from solver.game.options import TIE_TOLERANCE, Option, Stage
 from solver.game.state import State
+from solver.products.chart_play import ChartPlayer, load_chart
 from solver.products.query import STAGE_TABLES, BestPlay, best_play, describe_option
 from solver.trainer.hand import Choice
 
@@ -72,10 +75,13 @@ class Grader:
     them (``best_play`` falls back to the evaluator by itself otherwise); the ting
     decision is always computed (a few hundred hu tests)."""
 
-    def __init__(self, config: GameConfig, tables: Path | None, config_file: str | None = None) -> None:
+    def __init__(self, config: GameConfig, tables: Path | None, config_file: str | None = None,
+                 chart: ChartPlayer | None = None) -> None:
         self.config = config
         self.tables = tables
         self.config_file = config_file
+        self.chart = chart
+        """The chart shown beside each deal and draw grade, if any."""
         self._answers: OrderedDict[State, Future[BestPlay]] = OrderedDict()
         self._lock = threading.Lock()
         # Two lanes, so that a lookup never waits behind the evaluator: one for the decisions a table or a
@@ -195,3 +201,57 @@ def why(play: BestPlay, geometry: DeckGeometry) -> str:
     for card in best.discard:
         kept.remove(card)
     return f"keep {format_cards(kept, geometry)}: {play.aim}"
+
+
+CHART_FILE = "chart.json"
+"""The chart the trainer shows by default: this file in its tables directory."""
+
+
+def trainer_chart(given: str | Path | None, tables: Path | None, geometry: DeckGeometry) -> ChartPlayer | None:
+    """The chart a trainer shows: the file ``given`` (``--chart``), else :data:`CHART_FILE` in ``tables``
+    where there is one, else none. A file that is not a chart is an InputError (one line), the default's
+    included: a broken chart is better reported than silently dropped."""
+    path = Path(given) if given is not None else None
+    if path is None and tables is not None and (tables / CHART_FILE).is_file():
+        path = tables / CHART_FILE
+    return None if path is None else load_chart(path, geometry)
+
+
+@dataclass(frozen=True)
+class ChartVerdict:
+    """What the chart plays at a graded decision, priced against the best play."""
+
+    label: str
+    """The chart's option in the page's words (the first, when its line allows several)."""
+    line: str
+    """The chart's line that plays it, in words."""
+    ways: int
+    """The options the line plays, each equally likely (several discards can keep its pattern)."""
+    ev: float
+    """The mean EV of those options."""
+    loss: float
+    """The best EV minus :attr:`ev`, never negative."""
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the chart's play is the best one (a tie counts)."""
+        return self.loss <= TIE_TOLERANCE
+
+    def to_json(self) -> dict:
+        """The verdict as the page shows it."""
+        return {"label": self.label, "line": self.line, "ways": self.ways, "ev": self.ev, "loss": self.loss,
+                "agrees": self.agrees}
+
+
+def chart_verdict(chart: ChartPlayer | None, play: BestPlay, geometry: DeckGeometry) -> ChartVerdict | None:
+    """What ``chart`` plays at ``play``'s decision, or None: no chart, the ting (no chart list covers it:
+    the grade explains it by outs), or a hand no line of the chart covers."""
+    state = play.state
+    if chart is None or state.stage == Stage.TING:
+        return None
+    advice = chart.advise(state.stage.value, play.options, state.hand, geometry, state.dead)
+    if advice is None:
+        return None
+    ev = math.fsum(play.options[i].ev for i in advice.options) / len(advice.options)
+    label = option_label(play.options[advice.options[0]], state.stage, geometry)
+    return ChartVerdict(label, advice.line, len(advice.options), ev, max(0.0, play.options[play.best].ev - ev))

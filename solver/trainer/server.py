@@ -25,6 +25,7 @@ from solver.errors import InputError
 from solver.game.cards import parse_cards
 from solver.game.config import GameConfig
 from solver.game.options import Stage
+from solver.products.chart_play import ChartPlayer
 from solver.trainer.grading import Grader, Thresholds, option_json, why
 from solver.trainer.hand import WHOLE_HANDS, Choice, Hand, shuffled_deck
 from solver.trainer.session import MODES, Conflict, NotFound, Session, SessionStore
@@ -44,10 +45,10 @@ class TrainerServer(ThreadingHTTPServer):
     daemon_threads = True  # a request still being answered does not keep the process alive at Ctrl-C
 
     def __init__(self, address: tuple[str, int], config: GameConfig, tables: Path | None, seed: int | None,
-                 config_file: str | None = None) -> None:
+                 config_file: str | None = None, chart: ChartPlayer | None = None) -> None:
         super().__init__(address, TrainerHandler)
         self.config = config
-        self.grader = Grader(config, tables, config_file)
+        self.grader = Grader(config, tables, config_file, chart)
         self.store = SessionStore(self.grader, seed)
         self.page = files("solver.trainer").joinpath("page.html").read_bytes()
 
@@ -73,7 +74,8 @@ class TrainerServer(ThreadingHTTPServer):
                 "double_down": config.double_down, "fa_hu_bets": list(config.fa_hu_bets),
                 "ting_hu_multiples": list(config.ting_hu_multiples), "modes": list(MODES),
                 "tables": None if grader.tables is None else str(grader.tables), "instant": instant, "note": note,
-                "seed": self.store.default_seed, "thresholds": Thresholds().to_json()}
+                "seed": self.store.default_seed, "thresholds": Thresholds().to_json(),
+                "chart": None if grader.chart is None else {"lines": grader.chart.lines, "loss": grader.chart.loss}}
 
     def warm_up(self) -> None:
         """Start the evaluator on a draw and a ting decision in the background, so that its start-up is
@@ -329,9 +331,11 @@ ROUTES: list[tuple[str, dict[str, Route]]] = [
 
 
 def make_server(config: GameConfig, tables: Path | None, host: str = "127.0.0.1", port: int = 0,
-                seed: int | None = None, config_file: str | None = None) -> TrainerServer:
-    """A trainer server bound to ``host``:``port`` (0: a free port), not yet serving."""
+                seed: int | None = None, config_file: str | None = None, chart: ChartPlayer | None = None
+                ) -> TrainerServer:
+    """A trainer server bound to ``host``:``port`` (0: a free port), not yet serving; ``chart``: the chart
+    shown beside each deal and draw grade."""
     try:
-        return TrainerServer((host, port), config, tables, seed, config_file)
+        return TrainerServer((host, port), config, tables, seed, config_file, chart)
     except OSError as error:
         raise InputError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None

@@ -16,6 +16,7 @@ made before the first change.
 from __future__ import annotations
 
 import copy
+import math
 import secrets
 import threading
 from collections import Counter, OrderedDict
@@ -26,8 +27,10 @@ from solver.game.options import Stage
 from solver.game.state import State
 from solver.products.query import BestPlay
 from solver.trainer.grading import (
+    ChartVerdict,
     Grader,
     Thresholds,
+    chart_verdict,
     matching_option,
     option_json,
     option_label,
@@ -66,6 +69,8 @@ class Grade:
     chosen: int
     hinted: bool = False
     review: bool = False
+    chart: ChartVerdict | None = None
+    """What the grader's chart plays here, when it has a line for the decision."""
 
     @property
     def cost(self) -> float:
@@ -86,6 +91,7 @@ class Grade:
             "choice": option_json(play, self.chosen, geometry), "best": option_json(play, play.best, geometry),
             "options": [option_json(play, i, geometry) for i in options_best_first(play)],
             "cost": self.cost, "severity": severity, "right": severity == "exact", "why": why(play, geometry),
+            "chart": None if self.chart is None else self.chart.to_json(),
         }
 
 
@@ -230,7 +236,8 @@ class Session:
         hand.check(choice)
         state = hand.situation()
         play = self.grader.play(state)
-        grade = Grade(number, play, matching_option(play, choice), (number, stage) in self.hinted, hand.review)
+        grade = Grade(number, play, matching_option(play, choice), (number, stage) in self.hinted, hand.review,
+                      chart_verdict(self.grader.chart, play, self.config.geometry))
         played = copy.deepcopy(hand)
         played.play(choice)
         self.hands[number] = played
@@ -284,7 +291,23 @@ class Session:
             "severity": {k: severities[k] for k in ("exact", "minor", "major", "blunder")},
             "by_stage": by_stage, "hinted": len(self.grades) - len(counted), "reviews": self.reviews.counts(),
             "costliest": [g.to_json(self.grader, thresholds) for g in costliest],
+            "chart": self._chart_score(counted),
         }
+
+    def _chart_score(self, counted: list[Grade]) -> dict | None:
+        """The chart against the player on the deal and draw decisions the player answered (None without a
+        chart). Where no line covers a hand the chart costs nothing: it leaves the hand to the best play,
+        as its exact price assumes."""
+        chart = self.grader.chart
+        if chart is None:
+            return None
+        faced = [g for g in counted if g.play.state.stage != Stage.TING]
+        cost = math.fsum(g.chart.loss for g in faced if g.chart is not None)
+        own = math.fsum(g.cost for g in faced)
+        n = len(faced)
+        return {"lines": chart.lines, "loss_per_hand": chart.loss, "decisions": n,
+                "covered": sum(g.chart is not None for g in faced), "total_cost": cost,
+                "error_rate": cost / n if n else 0.0, "player_cost": own, "player_error_rate": own / n if n else 0.0}
 
     def to_json(self, thresholds: Thresholds) -> dict:
         """The session: its seed and mode, the current hand's number, the score and the review queue."""
