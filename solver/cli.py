@@ -659,13 +659,15 @@ def cmd_chart(args: argparse.Namespace) -> None:
     tables = _tables_or_default(args.tables, config, Objective()) or default_directory(config, Objective())
     if args.format is not None and not args.out:
         raise InputError("--format chooses what --out writes: give --out DIR too")
+    if args.seats and not args.out:
+        raise InputError("--seats adds a section to the report's par sheet: give --out DIR too")
     formats = parse_formats(",".join(FORMATS) if args.format is None else args.format)
     quiet = args.json or args.quiet
     words = args.words or ("patterns" if args.max_lines is not None else "shapes")
     if args.out:
         usable_directory(Path(args.out))
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet,
-                                      words, args.max_lines)
+                                      words, args.max_lines, args.seats, args.table_hands)
         if not args.json:
             print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
     elif args.max_lines is not None:
@@ -695,6 +697,11 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-lines", type=_positive_lines, metavar="N",
                         help="the best chart found within N deal and draw lines together (the claims, the fold "
                              "line and the ting by outs do not count), with the loss against the number of lines")
+    parser.add_argument("--seats", type=_seat_range, default=range(0), metavar="N[-M]",
+                        help="with --out: the report's par sheet adds a table of N (to M) seats, simulated "
+                             "(as edge --seats)")
+    parser.add_argument("--table-hands", type=_hands, default=1_000_000, metavar="H",
+                        help="with --seats: hands at the table per number of seats (default 10^6)")
     _add_jobs(parser, -1, "processes for --exact (default: all cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar for --exact")
 

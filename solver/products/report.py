@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from solver.errors import InputError
@@ -32,7 +33,8 @@ def _write(path: Path, text: str) -> None:
 
 def write_report(config: GameConfig, tables: Path | str, out: Path | str, formats: tuple[str, ...] = FORMATS,
                  exact: bool = False, n_jobs: int = -1, quiet: bool = True, words: str = DEFAULT_WORDS,
-                 max_lines: int | None = None) -> tuple[Chart, list[Path]]:
+                 max_lines: int | None = None, seats: Sequence[int] = (), table_hands: int = 1_000_000
+                 ) -> tuple[Chart, list[Path]]:
     """Build the chart from a main-game solve and write it in ``formats`` into ``out``; returns the files.
 
     ``md`` writes ``chart.md`` and ``chart.json``; ``png`` and ``svg`` the
@@ -40,7 +42,9 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
     inlined as SVG, par sheet) that opens offline. ``exact`` prices the
     whole chart exactly (:func:`solver.products.chart.chart_exact`); ``words`` names the holds
     (:func:`solver.products.chart.build_chart`); ``max_lines`` builds the best chart found within that many
-    lines, with its curve of loss against length (:func:`solver.products.chart_short.build_short_chart`).
+    lines, with its curve of loss against length (:func:`solver.products.chart_short.build_short_chart`);
+    ``seats`` adds the par sheet's table of that many seats, ``table_hands`` hands each (simulated:
+    :func:`solver.products.edge.table_figures`).
     """
     from solver.products.plots import save_figures  # matplotlib is slow to import; only pictures need it
 
@@ -60,7 +64,7 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
         _write(out / "chart.json", json.dumps(chart.to_json(), indent=1))
         written += [out / "chart.md", out / "chart.json"]
     if "html" in formats:
-        sheet = par_sheet(config, tables, quiet=True)
+        sheet = par_sheet(config, tables, quiet=quiet, seats=seats, table_hands=table_hands)
         blocks: list[Block] = [
             Heading(1, "Mahjong Poker: strategy and par sheet"),
             Paragraph(f"Configuration {config.fingerprint()} ({config.geometry.size} cards). "
