@@ -238,11 +238,9 @@ def count_form(stage: str, config: GameConfig, lines: StageLines) -> _CountPath:
     fitter = Fitter(stage, records, lines.entries, lines.bet_sizes)
     floor = float(records.weights @ records.best_ev)
     per_hand = _per_hand(stage, config)
-    counts, losses = {}, {}
-    for size, count in count_path(fitter).items():
-        counts[size] = count
-        losses[size] = (floor - fitter.count(np.array(count.points), count.touching)[1]) / per_hand
-    return _CountPath(stage, lines, counts, losses, {})
+    path = count_path(fitter)
+    return _CountPath(stage, lines, {n: c for n, (c, _) in path.items()},
+                      {n: (floor - total) / per_hand for n, (_, total) in path.items()}, {})
 
 
 def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, exceptions: int = 10,
