@@ -35,6 +35,8 @@ from solver.products.chart import (
     _FirstTwo,
     _Keys,
     _per_hand,
+    _played,
+    _search,
     check_inputs,
     price_exactly,
     search_sample,
@@ -176,8 +178,39 @@ def stage_path(stage: str, config: GameConfig, tables: Path, words: str) -> _Pat
     lines = stage_lines(stage, config, tables, words)
     keys, order, bets, active, (values, weights, best_ev) = search_sample(stage, config, lines)
     pseudo = np.array([k[0] in PSEUDO for k in keys.keys])
-    snapshots = _shorten(values, weights, best_ev, order, bets, active, pseudo, _per_hand(stage, config))
+    per_hand = _per_hand(stage, config)
+    snapshots = _shorten(values, weights, best_ev, order, bets, active, pseudo, per_hand)
+    _research(snapshots, values, weights, float(weights @ best_ev), pseudo, per_hand)
     return _Path(stage, lines, keys, snapshots, {})
+
+
+RESEARCHED_UP_TO = 80
+"""Lists up to this many lines are searched again after shortening (``_research``): the sizes a short
+chart is made of."""
+
+
+def _research(snapshots: dict[int, _Snapshot], values: np.ndarray, weights: np.ndarray, floor: float,
+              pseudo: np.ndarray, per_hand: int) -> None:
+    """Search each short list again on its own lines (``_search``: the order and bets were the full list's,
+    less the lines dropped), and keep what it finds where that loses less, under its own number of lines."""
+    for size in sorted(n for n in snapshots if n <= RESEARCHED_UP_TO):
+        s = snapshots[size]
+        kept = np.flatnonzero(s.active)
+        place = {int(k): i for i, k in enumerate(kept)}
+        part = values[:, kept]  # the kept lines' columns only: a small copy
+        order, bets = _search(part, weights, [place[k] for k in s.order if k in place], s.bets[kept].copy(),
+                              pseudo[kept])
+        picks, played = _played(part, order, bets)
+        loss = (floor - float(weights @ played)) / per_hand
+        used = np.bincount(picks, weights, len(kept)) > 0
+        lines = int((used & ~pseudo[kept]).sum())
+        if loss < snapshots.get(lines, s).sample_loss - 1e-12:
+            full_bets = s.bets.copy()
+            full_bets[kept] = bets
+            active = np.zeros_like(s.active)
+            active[kept[used | pseudo[kept]]] = True
+            snapshots[lines] = _Snapshot([int(kept[i]) for i in order] + [k for k in s.order if k not in place],
+                                         full_bets, active, loss)
 
 
 Choice = tuple[_Form, int]
