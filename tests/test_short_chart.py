@@ -116,8 +116,9 @@ def test_a_chart_asked_for_fewer_lines_than_the_deal_list_can_keep_says_so(short
 def _replay_count(count: Count) -> float:
     """A point count's loss per hand dealt, replayed row by row with plain Python: claim a hu; else score
     every discard's kept cards (their words' points, less the points per dead card touching, at most
-    TOUCHING_CAP), keep the most points (ties: the pattern first in alphabetical order, then the fewest dead
-    cards touching, then the smallest spread; the rest equally likely) and bet by the thresholds."""
+    TOUCHING_CAP), keep the most points (ties: the fewest dead cards touching, counted up to TOUCHING_CAP,
+    then the most jokers, then the pattern first in alphabetical order, then the fewest dead cards touching
+    and the smallest spread; the rest equally likely) and bet by the thresholds."""
     geometry = CONFIG.geometry
     stage = count.stage
     rows = pq.read_table(TABLES / "deals.parquet").to_pylist() if stage == "deal" else draw_rows(TABLES, CONFIG)
@@ -140,9 +141,11 @@ def _replay_count(count: Count) -> float:
                     points = int(pattern_features(entry) @ np.array(count.points)) - count.touching * min(
                         touching, TOUCHING_CAP)
                     spread = sum(abs(2 * geometry.rank_of(c) - geometry.ranks - 1) for c in kept if c != geometry.joker)
-                    scored.setdefault(d, (-points, entry, touching, spread, {}))[4][b] = e
-            best = min(v[:4] for v in scored.values())
-            taken = [v[4] for v in scored.values() if v[:4] == best]
+                    jokers = kept.count(geometry.joker)
+                    scored.setdefault(d, (-points, min(touching, TOUCHING_CAP), -jokers, entry, touching, spread,
+                                          {}))[6][b] = e
+            best = min(v[:6] for v in scored.values())
+            taken = [v[6] for v in scored.values() if v[:6] == best]
             action = int(count.action(np.array([-best[0]]))[0])
             if stage == "draw" and action == 0:
                 value = next(e for a, _, _, e in options if a == "fold")

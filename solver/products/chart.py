@@ -488,9 +488,11 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
 
 
 def stage_chart_of(stage: str, config: GameConfig, directory: Path, lines: StageLines, keys: _Keys, order: list[int],
-                   bets: np.ndarray, active: np.ndarray, exceptions: int, words: str) -> StageChart:
+                   bets: np.ndarray, active: np.ndarray, exceptions: int, words: str, limits_shown: bool = True
+                   ) -> StageChart:
     """A ranked list (``order`` of ``keys``, each key's bet, the ``active`` keys) as a priced stage chart: every
-    situation's line, the lines' shares and costs, examples and exceptions."""
+    situation's line, the lines' shares and costs, examples and exceptions (their plays without the lines'
+    touching limits unless ``limits_shown``: a point count's compiled list has them, a person's count not)."""
     picks, chart_values = _apply(lines, keys, order, bets, active)
     losses = lines.best_ev - chart_values
     per_hand = _per_hand(stage, config)
@@ -506,7 +508,8 @@ def stage_chart_of(stage: str, config: GameConfig, directory: Path, lines: Stage
     sizes = lines.bet_sizes
     rows = [{"hand": text[i].label, "weight": int(lines.weights[i]), "loss": float(losses[i]),
              "weighted_loss": float(lines.weights[i] * losses[i]) / per_hand,
-             "chart": _describe(stage, line_text(*keys.keys[picks[i]]), sizes[bets[picks[i]]],
+             "chart": _describe(stage, line_text(keys.keys[picks[i]][0], keys.keys[picks[i]][1] if limits_shown
+                                                 else None), sizes[bets[picks[i]]],
                                 text[i].discards.get(keys.keys[picks[i]], "")),
              "optimal": text[i].best_label} for i in worst]
     optimal_ev = load_summary(directory, config).ev
@@ -790,7 +793,7 @@ def _count_blocks(count: Count) -> list[Block]:
         Paragraph(f"**A point count** ({count.lines} lines). Claim a hu whenever you can. Otherwise score each way "
                   f"to keep four of {where}, adding up the points of what the kept cards make (each card in one "
                   "group only, read as the card-pattern words below), and keep the four with the most points "
-                  "(ties: the fewest dead cards touching, then the cards nearest the middle)."),
+                  "(ties: the fewest dead cards touching, then the more jokers, then the cards nearest the middle)."),
         Table(["points", "for"], [row.split(" ", 1) for row in count.rules_text()], "rl"),
         Paragraph("Then " + "; ".join(count.bets_text()) + "."),
     ]

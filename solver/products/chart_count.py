@@ -82,18 +82,22 @@ class Fitter:
     def __init__(self, stage: str, records: Records, entries: tuple[str, ...], bet_sizes: tuple[float, ...]) -> None:
         self.stage, self.r, self.bet_sizes = stage, records, bet_sizes
         self.features = np.array([pattern_features(e) for e in entries])
+        self.jokers = self.features[:, FEATURES.index("joker")]
         self.claimed = ~np.isnan(records.claim)
         # action values per situation: the deal's bets; the draw's fold then its bets
         self.n_actions = len(bet_sizes) + (stage == "draw")
 
     def picks(self, points: np.ndarray, touching: int) -> tuple[np.ndarray, np.ndarray]:
-        """Each situation's record under the count (the most points; ties to the first record) and its count."""
+        """Each situation's record under the count and its count: the first by ``tie_order`` (the most
+        points, the fewest dead cards touching, the most jokers), then the first record (pattern order)."""
         r = self.r
         score = (self.features @ points)[r.entry] - touching * r.touching
-        top = np.maximum.reduceat(score, r.starts)
+        # tie_order as one integer: touching (0..TOUCHING_CAP) and jokers (0..4) below the points
+        rank = (score * (TOUCHING_CAP + 1) + TOUCHING_CAP - r.touching) * 8 + self.jokers[r.entry]
+        top = np.maximum.reduceat(rank, r.starts)
         index = np.arange(len(score))
-        first = np.minimum.reduceat(np.where(score == top[r.situation], index, len(score)), r.starts)
-        return first, top
+        first = np.minimum.reduceat(np.where(rank == top[r.situation], index, len(score)), r.starts)
+        return first, score[first]
 
     def action_values(self, first: np.ndarray) -> np.ndarray:
         """(situations, actions): each action's EV with the picked hold."""

@@ -132,7 +132,7 @@ class _CountPath:
         active = np.zeros(len(keys.keys), bool)
         active[order] = True
         chart = stage_chart_of(self.stage, config, directory, self.lines, keys, order, bets, active, exceptions,
-                               words)
+                               words, limits_shown=False)
         return replace(chart, count=count)
 
 

@@ -7,9 +7,10 @@ cards (at most :data:`TOUCHING_CAP` of them counted). The player keeps the
 four with the most points and bets by thresholds on the count: at the deal,
 double down from some count; at the draw, fold below one count, bet the
 smallest F from it and each larger F from a higher count. A hu is always
-claimed. Ties go as in the ranked lists (:mod:`solver.products.patterns`):
-the pattern that comes first in the list of patterns, then the fewest dead
-cards touching, then nearest the middle.
+claimed. Ties go to the hold with the fewest dead cards touching, then to the
+one with more jokers, then (the same pattern) nearest the middle, as in the
+ranked lists (:mod:`solver.products.patterns`); two different patterns still
+level are priced with the one whose words come first alphabetically.
 
 A count is a ranked list in disguise: every (pattern, touching limit) ordered
 by its points. :meth:`Count.compile` writes that list, so a count is priced,
@@ -33,6 +34,12 @@ FEATURES = WORDS + SUITS_SPANNED
 
 TOUCHING_CAP = len(TOUCHING_LIMITS)
 """The most dead cards touching a count takes points off for: the lists' limits (0, 1, any) read as 0, 1, 2+."""
+
+
+def tie_order(count: int, touching: int, jokers: int) -> tuple[int, int, int]:
+    """How a count ranks holds, as a key to sort by (the least first): the most points, then the fewest dead
+    cards touching, then the most jokers."""
+    return -count, touching, -jokers
 
 
 def pattern_features(entry: str) -> np.ndarray:
@@ -80,14 +87,16 @@ class Count:
         return np.searchsorted(np.sort(used), count, side="right")
 
     def compile(self, entries: tuple[str, ...]) -> Count:
-        """This count with its ranked list: a claim first, then every (pattern, touching limit) by its
-        count (ties: the order of ``entries``, then the tighter limit), each with its bet; at the draw,
+        """This count with its ranked list: a claim first, then every (pattern, touching limit) by
+        :func:`tie_order` of its count (then the order of ``entries``), each with its bet; at the draw,
         fold where the counts fall below the first threshold."""
-        base = np.array([pattern_features(e) for e in entries]) @ np.array(self.points, np.int64)
+        features = np.array([pattern_features(e) for e in entries])
+        base = features @ np.array(self.points, np.int64)
+        jokers = features[:, FEATURES.index("joker")]
         limits: tuple[int | None, ...] = (*TOUCHING_LIMITS, None)
-        keys = [(int(base[i] - self.touching * (TOUCHING_CAP if limit is None else limit)), i, j)
-                for i, e in enumerate(entries) if e not in PSEUDO for j, limit in enumerate(limits)]
-        keys.sort(key=lambda k: (-k[0], k[1], k[2]))
+        keys = [(int(base[i] - self.touching * j), i, j)  # j: the limit's place, the touching it stands for
+                for i, e in enumerate(entries) if e not in PSEUDO for j in range(len(limits))]
+        keys.sort(key=lambda k: (*tie_order(k[0], k[2], int(jokers[k[1]])), k[1]))
         lines: list[Line] = [(CLAIM, 0.0, None)]
         for count, i, j in keys:
             action = int(self.action(np.array([count]))[0])
