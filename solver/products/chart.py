@@ -888,7 +888,7 @@ def _reading_blocks(chart: Chart) -> list[Block]:
     if chart.exact is not None:
         e = chart.exact
         blocks.append(Paragraph(
-            f"Following the whole chart (the deal and the draw by the lists below, the ting decision played "
+            f"Following the whole chart (the deal and the draw as below, the ting decision played "
             f"optimally) is worth **{e['ev']:+.9f}** per hand exactly ({e['ev_exact']}), against "
             f"{float(Fraction(e['optimal_ev_exact'])):+.9f} for optimal play: a loss of **{e['loss']:.6f}** "
             f"({100 * e['loss']:.3f}% of the tian-hu bet){_edge_text(e)}. "
