@@ -648,7 +648,12 @@ def cmd_chart(args: argparse.Namespace) -> None:
     DIR also written there in each --format: md (chart.md, chart.json),
     png and svg (pictures), html (index.html: chart, pictures, par sheet).
     Each list's loss is exact for its decision alone; --exact prices the
-    whole chart exactly, with a solve that follows it.
+    whole chart exactly, with a solve that follows it. --max-lines N builds
+    the best chart found within N lines (in card-pattern words unless
+    --words shapes): each decision a ranked list or a point count (points
+    for what the kept cards make), with the curve of loss against length
+    per form (docs/chart.md); the report then leads with it and adds the
+    full lists for reference.
     """
     from solver.game.objective import Objective
     from solver.products.chart import build_chart, chart_markdown
