@@ -756,14 +756,21 @@ def chart_exact(config: GameConfig, tables: Path | str, rules: ChartRules, n_job
                  chart=rules, n_jobs=n_jobs, quiet=quiet, holds_from=directory)
 
 
-def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str) -> list[Block]:
-    """One decision's chart (its list, or its point count), its exact cost and its costliest exceptions."""
+def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str, exceptions: bool = True) -> list[Block]:
+    """One decision's chart (its list, or its point count), its exact cost and (``exceptions``) its costliest
+    exceptions."""
     body = _count_blocks(chart.count) if chart.count is not None else [Paragraph(intro), _lines_table(chart)]
     return [
         Heading(2, title, anchor), *body,
         Paragraph(f"Playing this decision by the chart (every other decision optimally) is worth "
                   f"{chart.chart_ev:+.6f} per hand against {chart.optimal_ev:+.6f} for optimal play: "
                   f"a loss of **{chart.loss:.6f}** per hand dealt ({100 * chart.loss:.3f}% of the tian-hu bet)."),
+    ] + (_exception_blocks(chart) if exceptions else [])
+
+
+def _exception_blocks(chart: StageChart) -> list[Block]:
+    """The hands where one decision's chart loses most."""
+    return [
         Heading(3, f"Exceptions that cost the most ({chart.stage})"),
         Table(["hand", "chart", "optimal", "loss when it happens", "share of the stage's loss"],
               [[e["hand"], e["chart"], e["optimal"], f"{e['loss']:.4f}",
@@ -818,17 +825,23 @@ def _outs_ranges(rows: list[dict[str, Any]]) -> str:
 def chart_document(chart: Chart) -> list[Block]:
     """The chart as document blocks (``solver.render.document`` renders them as Markdown or HTML)."""
     blocks: list[Block] = [Heading(1, "Strategy chart"), *_reading_blocks(chart)]
+    # a short chart keeps the deal, the draw and the ting together, to print on a page; its exceptions follow
+    inline = chart.max_lines is None
     blocks += _stage_blocks(chart.deal, "The deal", "deal",
                             "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
                             "(discarding the other two) and double down where the line says so. The share "
                             "of hands is the share of all deals where that line is the one applied; its cost, "
                             "what those hands lose by it against optimal play, per hand dealt (the costs add "
-                            "up to the list's loss).")
+                            "up to the list's loss).", inline)
     blocks += _stage_blocks(chart.draw, "The draw", "draw",
                             "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
                             "your six cards contain and bet F as the line says. Shares are of the hands "
-                            "reaching the draw under optimal play; costs as at the deal.")
-    return blocks + _ting_blocks(chart) + _curve_blocks(chart) + _reference_blocks(chart)
+                            "reaching the draw under optimal play; costs as at the deal.", inline)
+    blocks += _ting_blocks(chart)
+    if not inline:
+        blocks += [Heading(2, "Where the chart loses most", "exceptions"),
+                   *_exception_blocks(chart.deal), *_exception_blocks(chart.draw)]
+    return blocks + _curve_blocks(chart) + _reference_blocks(chart)
 
 
 def _reference_blocks(chart: Chart) -> list[Block]:

@@ -171,7 +171,7 @@ nav#contents {{ background: #f7f7f7; padding: 0.5em 1em; border: 1px solid #ddd;
   /* the chart prints on its own pages; the curve, the reference lists and the par sheet after it */
   body {{ max-width: none; margin: 0; font-size: 9pt; }}
   nav#contents {{ display: none; }}
-  h2#curve, h2#reference, h2#par-sheet, h2#pictures {{ break-before: page; }}
+  h2#exceptions, h2#curve, h2#reference, h2#par-sheet, h2#pictures {{ break-before: page; }}
   table {{ break-inside: auto; }} tr {{ break-inside: avoid; }}
 }}
 </style>
