@@ -33,6 +33,7 @@ Everything is derived by code from a main-game solve's tables:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -759,7 +760,8 @@ def chart_exact(config: GameConfig, tables: Path | str, rules: ChartRules, n_job
 def _stage_blocks(chart: StageChart, title: str, anchor: str, intro: str, exceptions: bool = True) -> list[Block]:
     """One decision's chart (its list, or its point count), its exact cost and (``exceptions``) its costliest
     exceptions."""
-    body = _count_blocks(chart.count) if chart.count is not None else [Paragraph(intro), _lines_table(chart)]
+    body = (_count_blocks(chart.count) if chart.count is not None
+            else [Paragraph(intro), _lines_table(chart, compact=not exceptions)])
     return [
         Heading(2, title, anchor), *body,
         Paragraph(f"Playing this decision by the chart (every other decision optimally) is worth "
@@ -779,18 +781,29 @@ def _exception_blocks(chart: StageChart) -> list[Block]:
     ]
 
 
-def _lines_table(chart: StageChart) -> Table:
-    """A ranked list as a table: each line with its bet, mean EV, share of hands, cost and example."""
+def _lines_table(chart: StageChart, compact: bool = False) -> Table:
+    """A ranked list as a table: each line with its bet, mean EV, share of hands, cost and example; ``compact``
+    (a short chart, to print on a page): each line with its bet, cost and an example hand with its discard."""
     def bet(rule: Rule) -> str:
         if rule.entry in PSEUDO:
             return ""
         return ("yes" if rule.bet else "no") if chart.stage == "deal" else f"F = {rule.bet:g}"
 
+    def example(rule: Rule) -> str:  # "<hand>: keep <line> (discard <cards>), ..." -> "<hand>: discard <cards>"
+        hand, _, play = rule.example.partition(": ")
+        discard = re.search(r"\(discard ([^)]*)\)", play)
+        return f"{hand}: discard {discard.group(1)}" if discard else rule.example
+
+    cost = [f"{round(r.loss, 6) + 0.0:.6f}" for r in chart.rules]  # + 0.0: a loss that rounds to zero is not -0
+    bet_header = "double down" if chart.stage == "deal" else "bet"
+    if compact:
+        return Table(["rank", "take the first line your cards allow", bet_header, "cost per hand", "example"],
+                     [[str(r.rank), line_text(r.entry, r.max_touching), bet(r), c, example(r)]
+                      for r, c in zip(chart.rules, cost)], "rllrl")
     rows = [[str(r.rank), line_text(r.entry, r.max_touching), bet(r), f"{r.mean_ev:+.4f}", f"{100 * r.coverage:.2f}%",
-             f"{round(r.loss, 6) + 0.0:.6f}", r.example]  # + 0.0: a loss that rounds to zero is not -0
-            for r in chart.rules]
-    return Table(["rank", "take the first line your cards allow", "double down" if chart.stage == "deal" else "bet",
-                  "mean EV", "share of hands", "cost per hand", "example"], rows, "rllrrrl")
+             c, r.example] for r, c in zip(chart.rules, cost)]
+    return Table(["rank", "take the first line your cards allow", bet_header, "mean EV", "share of hands",
+                  "cost per hand", "example"], rows, "rllrrrl")
 
 
 def _count_blocks(count: Count) -> list[Block]:
@@ -827,16 +840,18 @@ def chart_document(chart: Chart) -> list[Block]:
     blocks: list[Block] = [Heading(1, "Strategy chart"), *_reading_blocks(chart)]
     # a short chart keeps the deal, the draw and the ting together, to print on a page; its exceptions follow
     inline = chart.max_lines is None
+    cost = ("The share of hands is the share of all deals where that line is the one applied; its cost, what "
+            "those hands lose by it against optimal play" if inline else
+            "A line's cost is what the hands it plays lose by it against optimal play")
     blocks += _stage_blocks(chart.deal, "The deal", "deal",
                             "Claim the tian-hu, or keep the highest-ranked pattern your six cards contain "
-                            "(discarding the other two) and double down where the line says so. The share "
-                            "of hands is the share of all deals where that line is the one applied; its cost, "
-                            "what those hands lose by it against optimal play, per hand dealt (the costs add "
-                            "up to the list's loss).", inline)
+                            f"(discarding the other two) and double down where the line says so. {cost}, per hand "
+                            "dealt (the costs add up to the list's loss).", inline)
     blocks += _stage_blocks(chart.draw, "The draw", "draw",
                             "After the first draw: claim the di-hu, fold, or keep the highest-ranked pattern "
-                            "your six cards contain and bet F as the line says. Shares are of the hands "
-                            "reaching the draw under optimal play; costs as at the deal.", inline)
+                            "your six cards contain and bet F as the line says." + (
+                                " Shares are of the hands reaching the draw under optimal play; costs as at the deal."
+                                if inline else " Costs as at the deal."), inline)
     blocks += _ting_blocks(chart)
     if not inline:
         blocks += [Heading(2, "Where the chart loses most", "exceptions"),
