@@ -525,16 +525,22 @@ def _search_chart(stage: str, config: GameConfig, lines: StageLines
     return keys, order, bets, active
 
 
+def searched_situations(lines: StageLines) -> tuple[np.ndarray, np.ndarray]:
+    """The situations a chart is searched or fitted on, and their weights: every one, or where there are more
+    than :data:`SEARCH_SITUATIONS` a weight-proportional sample of that many (a fixed seed), equally weighted."""
+    n = len(lines.weights)
+    if n <= SEARCH_SITUATIONS:
+        return np.arange(n), lines.weights
+    rng = np.random.default_rng(0)
+    searched = np.sort(rng.choice(n, SEARCH_SITUATIONS, p=lines.weights / lines.weights.sum()))
+    return searched, np.full(SEARCH_SITUATIONS, lines.weights.sum() / SEARCH_SITUATIONS)
+
+
 def search_sample(stage: str, config: GameConfig, lines: StageLines
                   ) -> tuple[_Keys, list[int], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """As :func:`_search_chart`, and the searched sample: (values with the dropped keys NaN, weights, best EVs)."""
     n = len(lines.weights)
-    if n > SEARCH_SITUATIONS:
-        rng = np.random.default_rng(0)
-        searched = np.sort(rng.choice(n, SEARCH_SITUATIONS, p=lines.weights / lines.weights.sum()))
-        weights = np.full(SEARCH_SITUATIONS, lines.weights.sum() / SEARCH_SITUATIONS)
-    else:
-        searched, weights = np.arange(n), lines.weights
+    searched, weights = searched_situations(lines)
     keys = _Keys.of(lines, _records_of(lines, searched)[1])
     values = _dense(lines, searched, keys)  # gigabytes on the real deck's draw, freed on return
     restarts = SEARCH_RESTARTS if n <= SEARCH_SITUATIONS else 0  # on the real deck's draw they found nothing better

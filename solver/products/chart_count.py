@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.products.chart import _records_of
 from solver.products.chart_lines import StageLines
 from solver.products.patterns import CLAIM, FOLD
 from solver.products.point_count import FEATURES, TOUCHING_CAP, Count, pattern_features
@@ -31,8 +32,8 @@ from solver.products.point_count import FEATURES, TOUCHING_CAP, Count, pattern_f
 SCALES = (15, 40, 60)
 """Points of the largest weight of the first fit, one path each (the descent ends at a local optimum that
 depends on it: on the real deck's deal a 9-line count loses 0.019 from 25 and 0.0134 from 40-100); the
-best count found at each length is kept. The largest weight is the joker's, "always keep it"; the others
-stay small enough to add in one's head."""
+best count found at each length is kept. Descents and shortening move the weights from there, so a count's
+largest weight can end anywhere up to about this."""
 
 STEPS = (1, -1, 2, -2)
 """The moves of one weight tried by the descent."""
@@ -57,12 +58,7 @@ class Records:
     @classmethod
     def of(cls, lines: StageLines, situations: np.ndarray, weights: np.ndarray) -> Records:
         """The records of ``situations`` (sorted, repeats allowed) of ``lines``, each weighing ``weights``."""
-        starts = lines.starts
-        ends = np.r_[starts[1:], len(lines.situation)]
-        counts = ends[situations] - starts[situations]
-        place = np.repeat(np.arange(len(situations)), counts)
-        record = np.repeat(starts[situations], counts) + np.arange(len(place)) - np.repeat(np.cumsum(counts) - counts,
-                                                                                            counts)
+        place, record = _records_of(lines, situations)
         entry = lines.entry[record]
         claim_id, fold_id = lines.entries.index(CLAIM), lines.entries.index(FOLD)
         claim, fold = np.full(len(situations), np.nan), np.full(len(situations), np.nan)
@@ -114,8 +110,7 @@ class Fitter:
         sums = np.stack([np.bincount(level_of, w * np.nan_to_num(values[free, a], nan=-1e9), len(levels))
                          for a in range(self.n_actions)], axis=1)
         # best[a]: the best total of the levels so far with the last level taking action a (actions rise)
-        best = np.full(self.n_actions, -np.inf)
-        best[:] = 0.0
+        best = np.zeros(self.n_actions)
         came = np.zeros((len(levels), self.n_actions), np.int64)
         for k in range(len(levels)):
             running = np.maximum.accumulate(best)
@@ -185,7 +180,7 @@ def _path(fitter: Fitter, scale: int) -> dict[int, tuple[Count, float]]:
     params = fitter.start(scale)
     params[-1] = max(params[-1], 0)
     free = np.ones(len(params), bool)
-    params, total = fitter.descend(params, free, fitter.count(params[:-1], int(params[-1]))[1])
+    params, _ = fitter.descend(params, free, fitter.count(params[:-1], int(params[-1]))[1])
     path: dict[int, tuple[Count, float]] = {}
     while True:
         count, total = fitter.count(params[:-1], int(params[-1]))
@@ -198,9 +193,9 @@ def _path(fitter: Fitter, scale: int) -> dict[int, tuple[Count, float]]:
             trial = params.copy()
             trial[j] = 0
             trials.append((fitter.count(trial[:-1], int(trial[-1]))[1], int(j)))
-        _, j = max(trials)
+        total, j = max(trials)
         params[j] = 0
-        params, total = fitter.descend(params, params != 0, max(trials)[0], sweeps=2)
+        params, _ = fitter.descend(params, params != 0, total, sweeps=2)
 
 
 def exact_loss(lines: StageLines, count: Count, per_hand: int, chunk: int = 1 << 20) -> float:

@@ -26,7 +26,7 @@ from solver.products.patterns import (
     option_entry,
     pattern_table,
 )
-from solver.products.point_count import FEATURES, TOUCHING_CAP, Count, pattern_features
+from solver.products.point_count import TOUCHING_CAP, Count, pattern_features
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,7 @@ class ChartPlayer:
         for stage in ("deal", "draw"):
             part = data[stage]
             if part.get("count"):
-                c = part["count"]
-                count = Count(stage, tuple(int(c["points"].get(f, 0)) for f in FEATURES), int(c["touching"]),
-                              tuple(c["thresholds"]), tuple(c["bet_sizes"])).compile(entries)
+                count = Count.from_json(part["count"]).compile(entries)
                 counts[stage], stages[stage] = count, count.compiled
             else:
                 stages[stage] = tuple((r["entry"], float(r["bet"]), r["max_touching"]) for r in part["rules"])

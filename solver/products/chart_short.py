@@ -28,7 +28,6 @@ import numpy as np
 
 from solver.game.config import GameConfig
 from solver.products.chart import (
-    SEARCH_SITUATIONS,
     Chart,
     StageChart,
     _apply,
@@ -40,6 +39,7 @@ from solver.products.chart import (
     check_inputs,
     price_exactly,
     search_sample,
+    searched_situations,
     stage_chart_of,
     ting_outs_table,
     ting_thresholds,
@@ -260,14 +260,7 @@ def curve(config: GameConfig, deal: list[_Form], draw: list[_Form], form: str) -
 
 def count_form(stage: str, config: GameConfig, lines: StageLines) -> _CountPath:
     """A stage's point counts fitted on the situations the lists are searched on."""
-    n = len(lines.weights)
-    if n > SEARCH_SITUATIONS:  # the same sample as the lists' search
-        rng = np.random.default_rng(0)
-        searched = np.sort(rng.choice(n, SEARCH_SITUATIONS, p=lines.weights / lines.weights.sum()))
-        weights = np.full(SEARCH_SITUATIONS, lines.weights.sum() / SEARCH_SITUATIONS)
-    else:
-        searched, weights = np.arange(n), lines.weights
-    records = Records.of(lines, searched, weights)
+    records = Records.of(lines, *searched_situations(lines))  # the same sample as the lists' search
     fitter = Fitter(stage, records, lines.entries, lines.bet_sizes)
     floor = float(records.weights @ records.best_ev)
     per_hand = _per_hand(stage, config)

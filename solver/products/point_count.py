@@ -114,6 +114,12 @@ class Count:
                 "points": {f: p for f, p in zip(FEATURES, self.points) if p},
                 "touching": self.touching, "thresholds": list(self.thresholds), "bet_sizes": list(self.bet_sizes)}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Count:
+        """A count from :meth:`to_json`'s data (compile it to play it)."""
+        return cls(data["stage"], tuple(int(data["points"].get(f, 0)) for f in FEATURES), int(data["touching"]),
+                   tuple(data["thresholds"]), tuple(data["bet_sizes"]))
+
     def rules_text(self) -> list[str]:
         """The count as a person reads it, one line each."""
         def signed(p: int) -> str:
