@@ -278,6 +278,8 @@ def cmd_edge(args: argparse.Namespace) -> None:
     game's EV per seat, the worth of the cards shown at step 11 (paired) and
     the bonus bet's settled share and return per bet placed, each with its
     99% interval; one seat's row is checked against the exact lone figures.
+    The last seat is also played bonus-aware at the ting (bonus bet B with
+    --bonus B, else 1): its bonus return and its gain, paired.
     """
     from solver.game.objective import Objective
     from solver.products.edge import par_sheet, par_sheet_document
@@ -312,6 +314,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     same deals played with and without them), the bonus bet's settled share
     and return per bet placed, and the range of a seat's result after 100,
     1,000 and 10,000 hands. One seat plays the same hands as without --seats.
+    The last seat is also played bonus-aware at the ting with a bonus bet of
+    --bonus B (default 1): its bonus return and its gain, paired.
     """
     from solver.game.objective import Objective
     from solver.products.simulate import simulate
@@ -322,6 +326,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
     if args.seats is not None:
         _simulate_table(args, config, tables)
         return
+    if args.bonus is not None:
+        raise InputError("--bonus sets the bonus-aware seat's bet at a table: give --seats N too")
     result = simulate(config, tables, args.hands, args.seed, args.jobs,
                       progress=None if args.json else stderr_progress("hands"))
     data = result.to_json()
@@ -343,7 +349,7 @@ def _simulate_table(args: argparse.Namespace, config: Any, tables: Any) -> None:
     from solver.products.table import simulate_table
 
     result = simulate_table(config, tables, args.seats, args.hands, args.seed, args.jobs,
-                            progress=None if args.json else stderr_progress("hands"))
+                            progress=None if args.json else stderr_progress("hands"), aware_bet=args.bonus or 1.0)
     data = result.to_json()
     if args.json:
         print(json.dumps(data))
@@ -362,10 +368,20 @@ def _simulate_table(args: argparse.Namespace, config: Any, tables: Any) -> None:
     print(f"bonus: settled on {data['bonus_settled_share']:.4%} of hands; per bet placed "
           f"{data['bonus_net_per_bet_placed']:+.6f}, 99% interval [{b_low:+.6f}, {b_high:+.6f}]"
           + (f"; per bet settled {settled:+.6f}" if settled is not None else ""))
+    aware = data["bonus_aware_seat"]
+    print(f"a bonus-aware seat {aware['seat']} (bonus bet {aware['bonus_bet']:g}, deciding the ting last): bonus "
+          f"settled on {aware['bonus_settled_share']:.4%} of hands, per bet placed "
+          f"{_interval_text(aware['bonus_net_per_bet_placed'], aware['bonus_ci99'])}; its main game "
+          f"{_interval_text(aware['main_ev'], aware['main_ci99'])}; it gains "
+          f"{_interval_text(aware['gain'], aware['gain_ci99'])} T a hand over main-game play")
     rows = [(f"{r['hands']:,}", f"{r['mean']:+.1f}", f"[{r['range90'][0]:+.1f}, {r['range90'][1]:+.1f}]",
              f"[{r['range95'][0]:+.1f}, {r['range95'][1]:+.1f}]") for r in data["ranges"]]
     print("a seat's total after N hands (normal approximation from the per-hand mean and SD):")
     print(text_table(["hands", "mean", "90% range", "95% range"], rows, "rrrr"))
+
+
+def _interval_text(value: float, interval: list[float]) -> str:
+    return f"{value:+.6f} [{interval[0]:+.6f}, {interval[1]:+.6f}]"
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
@@ -467,7 +483,8 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
     parser.add_argument("--bonus", type=_bonus_bet, default=0.0, metavar="B",
-                        help="also compare the bonus-aware strategy for a bonus bet of B")
+                        help="also compare the bonus-aware strategy for a bonus bet of B (with --seats: the "
+                             "table's bonus-aware seat bets B; default 1)")
     parser.add_argument("--compare", action="store_true",
                         help="also evaluate simple strategies exactly (never double down, always claim a "
                              "tian-hu, minimum bets) beside optimal play; each is a solve")
@@ -485,6 +502,8 @@ def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="random seed (default 1)")
     parser.add_argument("--seats", type=_seats, metavar="N",
                         help="play a table of N seats (1 to 6) on one deck; --hands counts table hands")
+    parser.add_argument("--bonus", type=_positive_number, metavar="B",
+                        help="with --seats: the last seat's bonus bet, played bonus-aware at the ting (default 1)")
     _add_jobs(parser, -1, "processes (default: all cores)")
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
 

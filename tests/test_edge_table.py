@@ -55,6 +55,9 @@ def test_edge_seats_json_rows_are_the_simulators(capsys: pytest.CaptureFixture[s
         for value, interval in (("ev_per_seat", "ci99"), ("shown_cards_value", "shown_cards_ci99"),
                                 ("bonus_net_per_bet_placed", "bonus_ci99")):
             assert r[interval][0] <= r[value] <= r[interval][1], (r["seats"], value)
+        aware = r["bonus_aware_seat"]
+        assert aware["seat"] == r["seats"] and aware["bonus_bet"] == 1.0
+        assert aware["gain_ci99"][0] <= aware["gain"] <= aware["gain_ci99"][1] and aware["gain"] >= 0
         assert 0 < r["bonus_settled_share"] < 1
     assert rows[1]["ci99"][0] < rows[1]["ci99"][1]  # two seats: real intervals, not points
     assert rows[1]["bonus_settled_share"] > rows[0]["bonus_settled_share"]  # a second seat settles more bonuses
@@ -83,8 +86,13 @@ def test_every_form_renders_the_section(sheet: ParSheet) -> None:
     assert '<h3 id="table">At a table of 1 to 2 seats</h3>' in html
     assert "At a table of 1 to 2 seats" in text
     assert "| 1 | " in markdown and "| 2 | " in markdown and "0 (nothing shown)" in markdown
-    for words in ("seed 1", "2,000 hands", "covers the exact EV", "not measured"):
+    for words in ("seed 1", "2,000 hands", "covers the exact EV", "A bonus-aware seat", "after N hands"):
         assert words in markdown, words
+    rows = sheet.to_json()["table"]["rows"]
+    aware = rows[1]["bonus_aware_seat"]
+    assert f"| 2 | {100 * aware['bonus_settled_share']:.2f}% | {aware['bonus_net_per_bet_placed']:+.4f} [" in markdown
+    ten_thousand = rows[0]["ranges"][2]
+    assert f"{ten_thousand['mean']:+,.0f}: [{ten_thousand['range90'][0]:+,.0f}, " in markdown
     one = replace(sheet, table=sheet.table[1:])
     assert "At a table of 2 seats" in to_markdown(par_sheet_document(one))
     bare = replace(sheet, table=None)

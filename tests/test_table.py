@@ -17,9 +17,13 @@ from solver.game.cards import parse_cards
 from solver.game.config import GameConfig, load_config
 from solver.products.query import best_play
 from solver.products.simulate import _batch, _level, _workspace, load_strategy, simulate
+from solver.game.bonus import payout_by_mask
 from solver.products.table import (
+    AWARE_CHANGED,
+    AWARE_SETTLED,
     BONUS_SUM,
     SETTLED,
+    _aware_choice,
     _seats_state,
     _table_batch,
     _ting_choices,
@@ -41,7 +45,7 @@ def test_one_seat_plays_the_lone_simulators_hands() -> None:
         lone = _batch(5, 2, k, REDUCED, strategy)
         table, _, trace = _table_batch(5, 2, k, 1, REDUCED, strategy, traced=k)
         assert (lone == table).all(), k
-    assert trace.shape == (80, 3)
+    assert trace.shape == (80, 5)
     one = simulate(REDUCED, REDUCED_TABLES, 45_000, seed=3, n_jobs=2)
     seat = simulate_table(REDUCED, REDUCED_TABLES, 1, 45_000, seed=3, n_jobs=1)
     assert seat.counts == one.counts and seat.ev[0] == pytest.approx(one.mean, abs=1e-12)
@@ -119,6 +123,71 @@ def test_shown_cards_are_dead_to_the_ting_decision() -> None:
         assert told.best == expected
 
 
+def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: int,
+                bonus_bet: float) -> tuple[int, list[float]]:
+    """The bonus-aware seat 2's ting at a two-seat table (F = 1) where seat 1 shows ``other`` and bets
+    ``other_bets``, and seat 2's main-game choice is the table's: (its choice, ``aware`` as the kernel
+    leaves it)."""
+    g = REAL.geometry
+    pays = _pays(REAL)
+    cards, _, ting = _workspace(np.repeat(np.arange(g.n_types), g.full_counts()), g.suits, g.ranks, len(pays[1]))
+    seats = _seats_state(2, g.n_types)
+    hand, held, seen, _, _ = seats[0]
+    comm = _counts(community)
+    for s, (h, d) in enumerate([(other, "5p 6p 7p 8p"), (hold, dead)]):
+        held[s] = _counts(h)
+        hand[s] = held[s] + comm
+        seen[s] = held[s] + _counts(d) + comm
+    seats[1][1][:] = 1
+    g_table = np.array([other_bets, 0], np.int64)
+    table_seen = np.zeros(g.n_types, np.int64)
+    g_table[1] = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=REAL.fa_hu_bets[0]).best
+    aware = np.zeros(4)
+    _aware_choice(2, comm, g.suits, g.ranks, pays, cards[0], table_seen, ting, seats, held[0] + held[1], g_table,
+                  payout_by_mask(REAL), bonus_bet, aware, np.zeros(g.n_types, np.int64))
+    return int(g_table[1]), list(aware)
+
+
+def test_the_bonus_aware_seat_decides_as_best_with_a_bonus_bet() -> None:
+    """The last seat, bonus-aware: when no other seat bet the ting, its choice is ``best --bonus B`` on
+    everything it has seen (the shown cards dead), and the change it makes in its main game's and in a unit
+    bonus's expected net are the evaluator's; when another seat bet, the bonus is settled whatever it does,
+    and it plays the main game. 1m 9m 1s 9s has no pair to build on: the main game folds on a board of
+    7m 7m 3p 4s, whose pair of 7m promises the bonus's triplet (30 to 1). The bonus of a bet of 1 does not
+    pay for the ting; one of 5 or 50 does."""
+    hold, dead, community, other = "19m 19s", "5m 5s 2p 8p", "7m 7m 3p 4s", "2p 4p 6s 8s"
+    f = REAL.fa_hu_bets[0]
+    main = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=f)
+    assert main.options[main.best].action == "fold"
+    for bonus_bet in (1.0, 5.0, 50.0):
+        told = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=f, bonus=bonus_bet)
+        main_choice, aware = _aware_ting(hold, dead, community, other, 0, bonus_bet)
+        assert main_choice == main.best and aware[0] == told.best
+        expected_main = main.options[told.best].ev - main.options[main.best].ev
+        unit = (told.options[1].ev - main.options[1].ev) / bonus_bet  # the settled bonus's expected net
+        assert aware[1] == pytest.approx(expected_main, abs=1e-12)
+        assert aware[2] == pytest.approx((1.0 if told.best > 0 else 0.0) * unit, abs=1e-12)
+        assert aware[3] == (1.0 if told.best > 0 else 0.0)
+    assert _aware_ting(hold, dead, community, other, 0, 1.0)[1][0] == 0
+    assert _aware_ting(hold, dead, community, other, 0, 5.0)[1][0] > 0  # a bigger bonus keeps the hand alive
+    main_choice, aware = _aware_ting(hold, dead, community, other, 1, 50.0)  # seat 1 bet: settled anyway
+    assert aware == [main_choice, 0.0, 0.0, 1.0]
+
+
+def test_the_bonus_aware_seat_settles_only_when_no_one_else_bets() -> None:
+    """Two seats on the reduced deck, every hand traced: the aware seat's bonus is settled iff seat 1 or the
+    aware seat (its own choice) bets the ting, and its choice differs from the main game's only where seat 1
+    did not bet."""
+    strategy = load_strategy(REDUCED_TABLES, REDUCED)
+    hands = 4000
+    _, sums, trace = _table_batch(9, 0, hands, 2, REDUCED, strategy, traced=hands, aware_bet=20.0)
+    g_choice, g_aware, settled_aware = trace[:, 3:5], trace[:, 5], trace[:, 6]
+    assert (((g_choice[:, 0] > 0) | (g_aware > 0)) == (settled_aware == 1)).all()
+    changed = g_aware != g_choice[:, 1]
+    assert changed.sum() > 10 and (g_choice[changed, 0] == 0).all()
+    assert sums[AWARE_SETTLED] == settled_aware.sum() and sums[AWARE_CHANGED] == changed.sum()
+
+
 def test_bonus_settles_iff_some_seat_bets_the_ting() -> None:
     """Two seats on the reduced deck, every hand traced: the bonus is settled exactly when some seat bets
     the ting; the deals include hands where every seat is out (the bonus pushes) and hands where seat 1
@@ -126,7 +195,7 @@ def test_bonus_settles_iff_some_seat_bets_the_ting() -> None:
     strategy = load_strategy(REDUCED_TABLES, REDUCED)
     hands = 4000
     _, sums, trace = _table_batch(9, 0, hands, 2, REDUCED, strategy, traced=hands)
-    settled, g_choice = trace[:, 0], trace[:, 3:]
+    settled, g_choice = trace[:, 0], trace[:, 3:5]
     assert ((g_choice > 0).any(axis=1) == (settled == 1)).all()
     assert ((g_choice == 0).all(axis=1)).sum() > 100  # every seat out: pushes
     assert ((g_choice[:, 0] == 0) & (g_choice[:, 1] > 0)).sum() > 100  # seat 1 out, seat 2 bets: settled

@@ -149,15 +149,16 @@ def _check_seats(config: GameConfig, seats: Sequence[int]) -> None:
 
 
 def table_figures(config: GameConfig, tables: Path | str, seats: Sequence[int], hands: int, seed: int = 1,
-                  n_jobs: int = -1, quiet: bool = False) -> tuple[TableResult, ...]:
+                  n_jobs: int = -1, quiet: bool = False, aware_bet: float = 1.0) -> tuple[TableResult, ...]:
     """A table of N seats for each N in ``seats``, ``hands`` hands each with ``seed``, played with the
-    main-game solve in ``tables``: :func:`solver.products.table.simulate_table`, so one seat's row is
-    ``simulate --seats 1``'s. Every N is checked before the first is played (``InputError``)."""
+    main-game solve in ``tables`` and a bonus-aware last seat betting ``aware_bet``:
+    :func:`solver.products.table.simulate_table`, so one seat's row is ``simulate --seats 1``'s. Every N is
+    checked before the first is played (``InputError``)."""
     from solver.products.table import simulate_table
 
     _check_seats(config, seats)
     return tuple(simulate_table(config, tables, n, hands, seed, n_jobs,
-                                progress=None if quiet else stderr_progress(f"{n} seats: hands"))
+                                progress=None if quiet else stderr_progress(f"{n} seats: hands"), aware_bet=aware_bet)
                  for n in seats)
 
 
@@ -169,7 +170,7 @@ def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float
     bonus-aware strategy's solve is compared with the main-game-optimal one; with ``compare``
     each simple restricted strategy's. Those solves live beside ``tables``, named by objective.
     With ``seats`` (e.g. ``range(1, 7)``) the sheet carries a table of each number of seats,
-    ``table_hands`` hands each (:func:`table_figures`)."""
+    ``table_hands`` hands each (:func:`table_figures`), its bonus-aware seat betting B (1 without one)."""
     _check_seats(config, seats)  # refused before any solve or simulation starts
     base = Path(tables) if tables is not None else None
     main = _solved(config, base, Objective(), n_jobs, quiet)
@@ -178,7 +179,8 @@ def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float
         comparison = BonusComparison(bonus, main, _solved(config, base, Objective(bonus), n_jobs, quiet))
     strategies = tuple((name, _solved(config, base, Objective(restriction=name), n_jobs, quiet))
                        for name in RESTRICTIONS if compare and name != "optimal")
-    table = table_figures(config, main.directory, seats, table_hands, seed, n_jobs, quiet) if seats else None
+    table = (table_figures(config, main.directory, seats, table_hands, seed, n_jobs, quiet, bonus or 1.0)
+             if seats else None)
     return ParSheet(config, main, bonus_table(config), comparison, strategies, table)
 
 
@@ -269,11 +271,34 @@ def _table_blocks(table: dict[str, Any]) -> list[Block]:
               f"{100 * r['bonus_settled_share']:.2f}%",
               _with_interval(r["bonus_net_per_bet_placed"], r["bonus_ci99"], 4), f"{r['seat_hands']:,}"]
              for r in rows]
+    aware = [r["bonus_aware_seat"] for r in rows]
+    aware_lines = [[str(r["seats"]), f"{100 * a['bonus_settled_share']:.2f}%",
+                    _with_interval(a["bonus_net_per_bet_placed"], a["bonus_ci99"], 4),
+                    _with_interval(a["main_ev"], a["main_ci99"], 4), _with_interval(a["gain"], a["gain_ci99"], 5),
+                    f"{100 * a['ting_decisions_changed_share']:.2f}%"] for r, a in zip(rows, aware)]
+
+    def spread(r: dict[str, Any]) -> str:
+        return f"{r['mean']:+,.0f}: [{r['range90'][0]:+,.0f}, {r['range90'][1]:+,.0f}] / " \
+               f"[{r['range95'][0]:+,.0f}, {r['range95'][1]:+,.0f}]"
+
+    range_lines = [[str(r["seats"])] + [spread(x) for x in r["ranges"]] for r in rows]
+    bet = aware[0]["bonus_bet"]
     return [
         Heading(3, f"At a table of {title} seats", "table"),
         Table(["seats", "main game EV per seat [99%]", "shown cards' worth per seat-hand [99%]", "bonus settled",
                "bonus per bet placed [99%]", "seat-hands"], lines, "rllrlr"),
         Paragraph(_table_method(table)),
+        Paragraph(f"**A bonus-aware seat** (bonus bet {bet:g} T), the last, among main-game-optimal ones. It "
+                  "decides the ting after the others; when none of them bet it, its choice settles or pushes "
+                  f"the bonus, so it maximises its main game plus {bet:g} times the settled bonus's expected net "
+                  "on what it has seen (exact, by every two-card completion). Elsewhere it plays the main game. "
+                  "Where its choice differs, its results take the exact expected change, so the deals are "
+                  "those above; the gain is paired, hand by hand."),
+        Table(["seats", "bonus settled", "bonus per bet placed [99%]", "its main game EV [99%]",
+               f"gain in T a hand (main + {bet:g} x bonus) [99%]", "ting changed"], aware_lines, "rrllll"),
+        Paragraph("**A seat's result after N hands**, in T: mean: 90% / 95% range (normal approximation from "
+                  "one seat's per-hand mean and SD)."),
+        Table(["seats"] + [f"{x['hands']:,} hands" for x in rows[0]["ranges"]], range_lines, "rlll"),
     ]
 
 

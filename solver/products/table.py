@@ -72,9 +72,11 @@ MAX_SEATS = 6
 Z90 = 1.6448536269514722  # two-sided 90% normal quantile
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
-# Sums a batch returns (float64, exact: every result is a multiple of 1/2 and far below 2^52).
+# Sums a batch returns (float64). The first eleven are exact (every result is a multiple of 1/2, far below
+# 2^52); the bonus-aware seat's (AWARE_...) add exact conditional expectations, rounded.
 (TABLE_SUM, TABLE_SQ, SEAT_SQ, DIFF_SUM, DIFF_SQ, SETTLED, BONUS_SUM, BONUS_SQ, CHANGED, TING_BETS,
- LONE_TING_BETS, N_SUMS) = range(12)
+ LONE_TING_BETS, AWARE_SETTLED, AWARE_CHANGED, AWARE_MAIN_SUM, AWARE_MAIN_SQ, AWARE_BONUS_SUM, AWARE_BONUS_SQ,
+ AWARE_GAIN_SUM, AWARE_GAIN_SQ, N_SUMS) = range(20)
 
 
 @kernel
@@ -181,6 +183,86 @@ def _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
 
 
 @kernel(inline="always")
+def _bonus_expectation(comm, seen, full, suits, ranks, bonus_net, six):
+    """Expected net of a unit bonus bet once settled, given the four community cards ``comm`` and the cards
+    ``seen`` (the community among them): the last two come from the unseen non-joker cards. Every paying
+    category needs two identical cards or six of one suit, so when the four have neither, two cards that
+    bring neither lose the bet without a test."""
+    n_suited = suits * ranks
+    paired = False
+    suit = -1  # the suit of all four, or -1
+    for t in range(n_suited):
+        if comm[t] > 0:
+            paired = paired or comm[t] > 1
+            suit = t // ranks if suit == -1 or suit == t // ranks else -2
+    six[:] = comm
+    total = 0
+    value = 0.0  # a sum of integer payouts times integer weights: exact
+    for t1 in range(n_suited):
+        u1 = full[t1] - seen[t1]
+        if u1 <= 0:
+            continue
+        six[t1] += 1
+        for t2 in range(t1, n_suited):
+            w = u1 * (u1 - 1) // 2 if t2 == t1 else u1 * (full[t2] - seen[t2])
+            if w <= 0:
+                continue
+            total += w
+            if not (paired or t2 == t1 or comm[t1] > 0 or comm[t2] > 0
+                    or t1 // ranks == suit and t2 // ranks == suit):
+                value -= w
+                continue
+            six[t2] += 1
+            value += w * bonus_net[_bonus_mask(six, suits, ranks)]
+            six[t2] -= 1
+        six[t1] -= 1
+    return value / total
+
+
+@kernel(inline="always")
+def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus_net,
+                  aware_bet, aware, six):
+    """Step 12 for the bonus-aware seat, the last, which decides after the others. When no other seat bet the
+    ting its choice also settles or pushes the bonus, so it maximises its main game's EV plus ``aware_bet``
+    times the settled bonus's expected net, on everything it has seen (ties to less money at risk).
+    ``aware`` receives its choice, the change this makes (against its main-game choice in ``g_table``) in
+    its main game's and in a unit bonus's expected net, and whether the bonus is then settled."""
+    s = n_seats - 1
+    others_bet = False
+    for t in range(s):
+        others_bet = others_bet or g_table[t] > 0
+    aware[0] = g_table[s]
+    aware[1] = 0.0
+    aware[2] = 0.0
+    aware[3] = 1.0 if others_bet or g_table[s] > 0 else 0.0
+    fa = seats[1][1]
+    if fa[s] == 0 or others_bet:
+        return
+    fa_bets, multiples, ting_pays = pays
+    evs, missing, set_short, row_level, pair_level = ting
+    hand, hold, seen, _, _ = seats[0]
+    n_suited = suits * ranks
+    everywhere = _ting_marks(hand[s], hold[s], suits, ranks, missing, set_short, row_level, pair_level)
+    for t in range(n_suited + 1):
+        table_seen[t] = seen[s, t] + shown[t] - hold[s, t]
+    n_hu, n_flush, total = _weigh_completions(full, table_seen, n_suited, everywhere, row_level, pair_level)
+    _ting_decision(n_hu, n_flush, total, fa_bets[fa[s] - 1], multiples, ting_pays, evs)
+    top = evs[1:].max()  # the bonus adds the same to every bet: the best bet is the main game's
+    g = 1
+    while evs[g] < top - 1e-12:
+        g += 1
+    if evs[g] - aware_bet > evs[0] + 1e-12:
+        return  # a unit bonus loses at most 1: the bet stays, as in the main game
+    unit = _bonus_expectation(comm, table_seen, full, suits, ranks, bonus_net, six)
+    if evs[g] + aware_bet * unit <= evs[0] + 1e-12:
+        g = 0  # ties go to the fold, less money at risk
+    aware[0] = g
+    aware[1] = evs[g] - evs[g_table[s]]
+    aware[2] = ((1.0 if g > 0 else 0.0) - (1.0 if g_table[s] > 0 else 0.0)) * unit
+    aware[3] = 1.0 if g > 0 else 0.0
+
+
+@kernel(inline="always")
 def _settle_ting(n_seats, comm, suits, ranks, n_pays, seats, g_table, g_lone):
     """Steps 13-14 once the last two community cards are in ``comm``: each seat's outcome with its table
     ting choice and with its lone one."""
@@ -200,19 +282,20 @@ def _settle_ting(n_seats, comm, suits, ranks, n_pays, seats, g_table, g_lone):
 
 
 @kernel(inline="always")
-def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting, seats, table):
+def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting, seats, table, bonus):
     """Deal and play one hand at the table; each seat's outcome (with the shown cards and without) is
-    left in ``seats``. Returns whether the bonus is settled (some seat bets the ting), or -1 for a state
-    the tables lack."""
+    left in ``seats``, the bonus-aware last seat's step 12 in ``table``'s ``aware`` (:func:`_aware_choice`).
+    Returns whether the bonus is settled (some seat bets the ting), or -1 for a state the tables lack."""
     n_pays = (len(pays[0]), len(pays[1]))
     cards = work[0]
     full, none = cards[0], cards[4]
-    comm, shown, table_seen, scratch_seen, g_table, g_lone = table
+    comm, shown, table_seen, scratch_seen, g_table, g_lone, aware, six = table
     hand = seats[0][0]
     result, lone = seats[1][2], seats[1][3]
     hand[:, :] = 0
     g_table[:] = 0
     g_lone[:] = 0
+    aware[:] = 0.0
     for s in range(n_seats):
         for i in range(6):
             hand[s, _next_card(deck, 6 * s + i)] += 1
@@ -230,6 +313,8 @@ def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting,
     if _step11(n_seats, comm, suits, ranks, n_pays, none, seats, shown) == 0:
         return 0
     _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, g_lone)
+    _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus[0],
+                  bonus[1], aware, six)
     if g_table.max() == 0 and g_lone.max() == 0:
         _settle_ting(n_seats, comm, suits, ranks, n_pays, seats, g_table, g_lone)
         return 0
@@ -238,13 +323,53 @@ def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting,
     return 1 if g_table.max() > 0 else 0
 
 
+@kernel(inline="always")
+def _add_hand(n_seats, settled, bonus_b, nets, seats, table, aware_bet, out, sums):
+    """Add one hand's results to the outcome counts ``out`` and the figures' sums ``sums``; ``bonus_b`` is
+    a unit bonus bet's net on this hand's six community cards (used when ``settled``)."""
+    result, lone = seats[1][2], seats[1][3]
+    g_table, g_lone, aware = table[4], table[5], table[6]
+    total = 0.0
+    diff = 0.0
+    for s in range(n_seats):
+        out[result[s]] += 1
+        r = nets[result[s]]
+        total += r
+        sums[SEAT_SQ] += r * r
+        diff += r - nets[lone[s]]
+        sums[CHANGED] += 1 if result[s] != lone[s] else 0
+        sums[TING_BETS] += 1 if g_table[s] > 0 else 0
+        sums[LONE_TING_BETS] += 1 if g_lone[s] > 0 else 0
+    sums[TABLE_SUM] += total
+    sums[TABLE_SQ] += total * total
+    sums[DIFF_SUM] += diff
+    sums[DIFF_SQ] += diff * diff
+    b = bonus_b if settled else 0.0
+    sums[SETTLED] += settled
+    sums[BONUS_SUM] += b
+    sums[BONUS_SQ] += b * b
+    # the bonus-aware last seat: its realized results plus the exact expected change its choice makes
+    main = nets[result[n_seats - 1]] + aware[1]
+    unit = b + aware[2]
+    gain = aware[1] + aware_bet * aware[2]
+    sums[AWARE_SETTLED] += aware[3]
+    sums[AWARE_CHANGED] += 1 if aware[0] != g_table[n_seats - 1] else 0
+    sums[AWARE_MAIN_SUM] += main
+    sums[AWARE_MAIN_SQ] += main * main
+    sums[AWARE_BONUS_SUM] += unit
+    sums[AWARE_BONUS_SQ] += unit * unit
+    sums[AWARE_GAIN_SUM] += gain
+    sums[AWARE_GAIN_SQ] += gain * gain
+
+
 @kernel
-def _play_table(seed, n_hands, n_seats, deck, base, suits, ranks, deal, draw, pays, nets, bonus_net, out, sums,
-                trace):
+def _play_table(seed, n_hands, n_seats, deck, base, suits, ranks, deal, draw, pays, nets, bonus, out, sums, trace):
     """Play ``n_hands`` hands at a table of ``n_seats``; ``out[outcome index]`` counts every seat-hand's
-    outcome (with the shown cards) and ``sums`` the figures' sums (``TABLE_SUM`` ...). A ``trace`` with rows
-    receives, per hand, whether the bonus was settled, each seat's outcome index and each seat's ting
-    choice. Returns -1, or the number of a hand whose state the tables lack (which would be a bug)."""
+    outcome (with the shown cards) and ``sums`` the figures' sums (``TABLE_SUM`` ...); ``bonus`` is (a unit
+    bonus bet's net by category mask, the bonus-aware seat's bonus bet). A ``trace`` with rows receives, per
+    hand, whether the bonus was settled, each seat's outcome index, each seat's ting choice, and the
+    bonus-aware seat's ting choice and whether the bonus is settled with it. Returns -1, or the number of a
+    hand whose state the tables lack (which would be a bug)."""
     np.random.seed(seed)
     deck = deck.copy()
     cards, keying, ting = _workspace(deck, suits, ranks, len(pays[1]))
@@ -252,37 +377,22 @@ def _play_table(seed, n_hands, n_seats, deck, base, suits, ranks, deal, draw, pa
     n_types = suits * ranks + 1
     seats = _seats_state(n_seats, n_types)
     table = (np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64),
-             np.zeros(n_types, np.int64), np.zeros(n_seats, np.int64), np.zeros(n_seats, np.int64))
-    result, lone = seats[1][2], seats[1][3]
-    comm, g_table, g_lone = table[0], table[4], table[5]
+             np.zeros(n_types, np.int64), np.zeros(n_seats, np.int64), np.zeros(n_seats, np.int64),
+             np.zeros(4, np.float64), np.zeros(n_types, np.int64))
+    result = seats[1][2]
+    comm, g_table, aware = table[0], table[4], table[6]
     for h in range(n_hands):
-        settled = _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting, seats, table)
+        settled = _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting, seats, table, bonus)
         if settled < 0:
             return h
         if h < trace.shape[0]:
             trace[h, 0] = settled
             trace[h, 1:1 + n_seats] = result
-            trace[h, 1 + n_seats:] = g_table
-        total = 0.0
-        diff = 0.0
-        for s in range(n_seats):
-            out[result[s]] += 1
-            r = nets[result[s]]
-            total += r
-            sums[SEAT_SQ] += r * r
-            diff += r - nets[lone[s]]
-            sums[CHANGED] += 1 if result[s] != lone[s] else 0
-            sums[TING_BETS] += 1 if g_table[s] > 0 else 0
-            sums[LONE_TING_BETS] += 1 if g_lone[s] > 0 else 0
-        sums[TABLE_SUM] += total
-        sums[TABLE_SQ] += total * total
-        sums[DIFF_SUM] += diff
-        sums[DIFF_SQ] += diff * diff
-        if settled:
-            b = bonus_net[_bonus_mask(comm, suits, ranks)]
-            sums[SETTLED] += 1
-            sums[BONUS_SUM] += b
-            sums[BONUS_SQ] += b * b
+            trace[h, 1 + n_seats:1 + 2 * n_seats] = g_table
+            trace[h, 1 + 2 * n_seats] = int(aware[0])
+            trace[h, 2 + 2 * n_seats] = int(aware[3])
+        bonus_b = bonus[0][_bonus_mask(comm, suits, ranks)] if settled else 0.0
+        _add_hand(n_seats, settled, bonus_b, nets, seats, table, bonus[1], out, sums)
     return -1
 
 
@@ -316,6 +426,8 @@ class TableResult:
     sums: tuple[float, ...]
     analytic_ev: float
     seconds: float
+    aware_bet: float = 1.0
+    """The bonus-aware seat's bonus bet (in T)."""
 
     def _mean_se(self, total: int, square: int, per: int) -> tuple[float, float]:
         """Mean per seat of a per-hand table total and its standard error (from the hands' spread)."""
@@ -345,6 +457,21 @@ class TableResult:
         """Net result per unit bonus bet placed (one per seat, all alike: one board), and its error."""
         return self._mean_se(BONUS_SUM, BONUS_SQ, 1)
 
+    @property
+    def aware(self) -> dict[str, Any]:
+        """The bonus-aware last seat: its main game's EV, a unit bonus bet's net per bet placed, and its
+        gain in T a hand over main-game-optimal play (main game plus ``aware_bet`` bonus), each with its
+        standard error; the share of hands its bonus is settled, and of those its ting choice differs."""
+        main, main_se = self._mean_se(AWARE_MAIN_SUM, AWARE_MAIN_SQ, 1)
+        bonus, bonus_se = self._mean_se(AWARE_BONUS_SUM, AWARE_BONUS_SQ, 1)
+        gain, gain_se = self._mean_se(AWARE_GAIN_SUM, AWARE_GAIN_SQ, 1)
+        return {"bonus_bet": self.aware_bet, "seat": self.seats,
+                "main_ev": main, "main_ci99": [main - Z99 * main_se, main + Z99 * main_se],
+                "bonus_net_per_bet_placed": bonus, "bonus_ci99": [bonus - Z99 * bonus_se, bonus + Z99 * bonus_se],
+                "gain": gain, "gain_ci99": [gain - Z99 * gain_se, gain + Z99 * gain_se],
+                "bonus_settled_share": self.sums[AWARE_SETTLED] / self.hands,
+                "ting_decisions_changed_share": self.sums[AWARE_CHANGED] / self.hands}
+
     def range_after(self, n: int, z: float) -> tuple[float, float]:
         """A seat's total result after ``n`` hands, the central range at normal quantile ``z`` (normal
         approximation from the per-hand mean and SD)."""
@@ -372,6 +499,7 @@ class TableResult:
             "bonus_settled_share": settled, "bonus_net_per_bet_placed": bonus, "bonus_std_error": bonus_se,
             "bonus_ci99": [bonus - Z99 * bonus_se, bonus + Z99 * bonus_se],
             "bonus_net_per_bet_settled": bonus / settled if settled else None,
+            "bonus_aware_seat": self.aware,
             "ranges": [{"hands": n, "mean": n * ev, "range90": list(self.range_after(n, Z90)),
                         "range95": list(self.range_after(n, Z95))} for n in (100, 1_000, 10_000)],
             "range_method": "normal approximation from the per-hand mean and SD of one seat",
@@ -381,17 +509,19 @@ class TableResult:
 
 
 def _table_batches(seed: int, first: int, sizes: list[int], seats: int, config: GameConfig,
-                   strategy: Strategy) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+                   strategy: Strategy, aware_bet: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Batches ``first``, ``first + 1``, ... of ``sizes`` hands, each with its own seed, in one task (the
     strategy is shipped to a worker once per task, not once per batch)."""
     watch_parent()
-    return [_table_batch(seed, first + i, n, seats, config, strategy) for i, n in enumerate(sizes)]
+    return [_table_batch(seed, first + i, n, seats, config, strategy, aware_bet=aware_bet)
+            for i, n in enumerate(sizes)]
 
 
 def _table_batch(seed: int, index: int, n_hands: int, seats: int, config: GameConfig, strategy: Strategy,
-                 traced: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 traced: int = 0, aware_bet: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One batch: its outcome counts, its sums, and the trace of its first ``traced`` hands (rows of: the
-    bonus settled, each seat's outcome index, each seat's ting choice)."""
+    bonus settled, each seat's outcome index, each seat's ting choice, the bonus-aware seat's ting choice
+    and whether the bonus is settled with it)."""
     geometry = config.geometry
     deck = np.repeat(np.arange(geometry.n_types), geometry.full_counts())
     outcomes = _outcomes(config)
@@ -404,17 +534,18 @@ def _table_batch(seed: int, index: int, n_hands: int, seats: int, config: GameCo
             np.array([config.ting_hu_ante, config.ting_hu_fa, config.ting_hu, config.ting_hu_flush], np.float64))
     nets = np.array([o.net(config) for o in outcomes], np.float64)
     bonus_net = np.array(payout_by_mask(config), np.float64)
-    trace = np.zeros((min(traced, n_hands), 1 + 2 * seats), np.int64)
+    trace = np.zeros((min(traced, n_hands), 3 + 2 * seats), np.int64)
     bad = _play_table(batch_seed, n_hands, seats, deck, pattern_base(geometry), geometry.suits, geometry.ranks,
-                      deal, draw, pays, nets, bonus_net, out, sums, trace)
+                      deal, draw, pays, nets, (bonus_net, float(aware_bet)), out, sums, trace)
     if bad >= 0:
         raise RuntimeError(f"batch {index}: hand {bad} reached a state missing from the tables")
     return out, sums, trace
 
 
 def simulate_table(config: GameConfig, tables: Path | str, seats: int, hands: int, seed: int = 1, n_jobs: int = 1,
-                   progress: Callable[[int, int], None] | None = None) -> TableResult:
-    """Play ``hands`` hands at a table of ``seats`` seats with the strategy of the solve in ``tables``."""
+                   progress: Callable[[int, int], None] | None = None, aware_bet: float = 1.0) -> TableResult:
+    """Play ``hands`` hands at a table of ``seats`` seats with the strategy of the solve in ``tables``; the
+    last seat is also played bonus-aware at step 12 with a bonus bet of ``aware_bet`` (> 0) T."""
     directory = Path(tables)
     check_seats(config, seats)
     summary = load_summary(directory, config)
@@ -423,6 +554,8 @@ def simulate_table(config: GameConfig, tables: Path | str, seats: int, hands: in
                          "without --bonus or --restriction")
     if hands < 2:
         raise InputError(f"--hands must be at least 2, got {hands}")
+    if not aware_bet > 0:
+        raise InputError(f"--aware-bonus must be a positive bet, got {aware_bet}")
     strategy = load_strategy(directory, config)
     sizes = [min(BATCH, hands - start) for start in range(0, hands, BATCH)]
     outcomes = _outcomes(config)
@@ -435,7 +568,7 @@ def simulate_table(config: GameConfig, tables: Path | str, seats: int, hands: in
     per_task = -(-len(sizes) // (4 * processes))
     tasks = [(first, sizes[first:first + per_task]) for first in range(0, len(sizes), per_task)]
     results = Parallel(n_jobs=processes, return_as="generator")(
-        delayed(_table_batches)(seed, first, part, seats, config, strategy) for first, part in tasks)
+        delayed(_table_batches)(seed, first, part, seats, config, strategy, aware_bet) for first, part in tasks)
     for (_, part), batches in zip(tasks, results):
         for n, (counts, batch_sums, _) in zip(part, batches):
             total += counts
@@ -445,4 +578,5 @@ def simulate_table(config: GameConfig, tables: Path | str, seats: int, hands: in
             progress(done, hands)
     seconds = time.perf_counter() - start
     observed = {o: int(n) for o, n in zip(outcomes, total) if n}
-    return TableResult(seats, hands, seed, observed, tuple(float(x) for x in sums), float(summary.ev_exact), seconds)
+    return TableResult(seats, hands, seed, observed, tuple(float(x) for x in sums), float(summary.ev_exact), seconds,
+                       aware_bet)
