@@ -145,7 +145,8 @@ def cmd_best(args: argparse.Namespace) -> None:
     (the 4 discards), --community (the 4 community cards), --fa (the F bet).
     Cards use MPSZ notation: 112m 34p J. With --bonus B the objective is
     main game plus a bonus bet of B, which pushes unless the player bets
-    ting-hu (docs/rules.md, "The bonus bet").
+    ting-hu (docs/rules.md, "The bonus bet"). At a table, --shown takes the
+    cards other seats showed, at any stage (docs/table.md).
     """
     from solver.game.objective import Objective
 
@@ -156,6 +157,7 @@ def cmd_best(args: argparse.Namespace) -> None:
         args.hand, config, stage=args.stage, dead=args.dead or "", community=args.community or "",
         double_down=config.double_down if args.dd else 0.0, fa_bet=args.fa or 0.0, bonus=args.bonus,
         progress=None if args.json else stderr_progress("deal stage"), n_jobs=args.jobs, tables=tables,
+        shown=args.shown or "",
     )
     if args.json:
         print(json.dumps(result.to_json(geometry)))
@@ -167,7 +169,8 @@ def cmd_best(args: argparse.Namespace) -> None:
           + (f", community {format_cards(state.community, geometry)}" if state.community else "")
           + (f", DD {state.double_down:g}" if state.double_down else "")
           + (f", F {state.fa_bet:g}" if state.fa_bet else "")
-          + (f", bonus bet {state.bonus:g} (EVs include it)" if state.bonus else ""))
+          + (f", bonus bet {state.bonus:g} (EVs include it)" if state.bonus else "")
+          + (f", shown by other seats {format_cards(state.shown, geometry)}" if state.shown else ""))
     order = sorted(range(len(result.options)), key=lambda i: (i != result.best, -result.options[i].ev, i))
     rows = []
     for i in order:
@@ -185,12 +188,26 @@ def cmd_best(args: argparse.Namespace) -> None:
         print(f"the ting: {result.aim}")
     elif best.action in ("bet", "discard"):
         print(f"the kept cards aim at: {result.aim}")
-    if tables is None:
+    if result.best_unshown is not None:
+        print(_shown_effect(result, geometry))
+    if state.shown:
+        print("EVs computed by the evaluator (a solve's tables know only the player's own cards)")
+    elif tables is None:
         print("EVs computed by the evaluator (" + ("--no-tables" if args.no_tables else
               f"no finished solve of this configuration: mahjong-poker solve{_config_flag(args)} makes one") + ")")
     else:
         print(f"EVs from the tables in {tables}" if result.source == "tables" else
               f"EVs computed by the evaluator ({_not_from_tables(state.stage, tables)})")
+
+
+def _shown_effect(result: Any, geometry: Any) -> str:
+    """Whether the cards other seats showed change the best play, and what ignoring them costs."""
+    unshown = result.options[result.best_unshown]
+    if result.best_unshown == result.best:
+        return "the shown cards do not change the best play"
+    return (f"the shown cards change the best play: without them it would be "
+            f"{describe_option(unshown, result.state.stage, geometry)}, EV {unshown.ev:+.6f} with them, "
+            f"{result.options[result.best].ev - unshown.ev:.6f} worse")
 
 
 def _config_flag(args: argparse.Namespace) -> str:
@@ -467,8 +484,11 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("hand", metavar="HAND", help="the player's cards, e.g. '11m 23p 57s'")
     parser.add_argument("--stage", choices=[s.value for s in Stage], help="inferred from the cards when omitted")
-    parser.add_argument("--dead", metavar="CARDS", help="the player's discards so far; at the ting, then any cards "
-                        "other seats showed (claims, the four each seat still in shows at step 11)")
+    parser.add_argument("--dead", metavar="CARDS", help="the player's discards so far (at the ting they may be "
+                        "followed by cards other seats showed, as with --shown)")
+    parser.add_argument("--shown", metavar="CARDS", help="cards other seats at the table showed (a claim's six, the "
+                        "four each seat still in shows at step 11): dead to the player; the evaluator answers, and "
+                        "says whether they change the best play")
     parser.add_argument("--community", metavar="CARDS", help="the four community cards (ting stage)")
     parser.add_argument("--dd", action="store_true", help="the player doubled down (draw and ting stages)")
     parser.add_argument("--fa", type=_positive_number, metavar="F", help="the fa-hu bet placed (ting stage)")

@@ -118,21 +118,23 @@ class PlainGame:
         return options
 
     # -- steps 3-5 ---------------------------------------------------------
-    def _deal_options(self, hand: tuple[int, ...]) -> list[tuple[str, tuple, float, float]]:
+    def _deal_options(self, hand: tuple[int, ...], shown: tuple[int, ...] = ()) -> list[tuple[str, tuple, float, float]]:
+        """[(action, discard, bet, ev)]; ``shown``: cards other seats showed, dead to the player."""
         c, x = self.config, self.number
         options = []
         level = self.level(hand, 0)
         if level:
             options.append(("claim", (), 0.0, x(c.tian_hu_flush if level == 2 else c.tian_hu)))
         discards = sorted(set(combinations(hand, 2)))
-        draws = list(combinations(self.rest(hand, False), 2))
+        draws = list(combinations(self.rest(hand + shown, False), 2))
         for dd in (0.0, c.double_down):
             for discard in discards:
                 kept = self.without(hand, discard)
                 total = x(0)
                 for draw in draws:
                     after = tuple(sorted(kept + draw))
-                    total += max(ev for _, _, _, ev in self.draw_options(after, discard, dd))
+                    dead = tuple(sorted(discard + shown))
+                    total += max(ev for _, _, _, ev in self.draw_options(after, dead, dd))
                 options.append(("discard", discard, dd, total / len(draws)))
         return options
 
@@ -181,7 +183,7 @@ class PlainGame:
         if kind == "claim":
             return Counter({("tian_hu_flush" if self.level(hand, 0) == 2 else "tian_hu", 0.0, 0.0, 0.0): Fraction(1)})
         kept = self.without(hand, discard)
-        draws = list(combinations(self.rest(hand, False), 2))
+        draws = list(combinations(self.rest(hand + shown, False), 2))
         out: Counter = Counter()
         for draw in draws:
             for outcome, p in self._draw_outcomes(tuple(sorted(kept + draw)), discard, dd).items():

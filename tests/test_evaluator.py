@@ -126,6 +126,25 @@ def test_deal_stage(config: GameConfig, n: int) -> None:
         assert_same_options(evaluate(state, config), plain.deal_options(state.hand))
 
 
+@pytest.mark.parametrize("config", [TWO_SUITS, THREE_DECKS], ids=["two-suits", "three-decks"])
+def test_cards_other_seats_showed_at_the_deal_and_the_draw(config: GameConfig) -> None:
+    """A claim shows cards to the table (six; two here, so that a mini deck still deals the community):
+    dead to the player from the deal on. The evaluator's deal and draw options with them equal the plain
+    game's (draws and community from the cards left, every combination)."""
+    plain = PLAIN[id(config)]
+    g = config.geometry
+    rng = random.Random(7)
+    for _ in range(4):
+        cards = g.cards()
+        rng.shuffle(cards)
+        hand, shown, dead = tuple(sorted(cards[:6])), tuple(sorted(cards[6:8])), tuple(sorted(cards[8:10]))
+        deal = evaluate(State(Stage.DEAL, hand, shown=shown), config)
+        assert_same_options(deal, plain.deal_options(hand, shown))
+        assert keyed(deal) != keyed(evaluate(State(Stage.DEAL, hand), config))  # the shown cards count
+        draw = evaluate(State(Stage.DRAW, hand, dead, shown=shown), config)
+        assert_same_options(draw, plain.draw_options(hand, tuple(sorted(dead + shown)), 0.0))
+
+
 def test_whole_game_of_a_mini_deck() -> None:
     """Exact EV of optimal play over every deal: fast (weighted deal multisets) vs plain (every card combination)."""
     g = ONE_SUIT.geometry

@@ -121,6 +121,23 @@ def test_shown_cards_are_dead_to_the_ting_decision() -> None:
         # best takes what other seats showed after the seat's own discards: the same decision
         told = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=REAL.fa_hu_bets[0])
         assert told.best == expected
+        shown = best_play(hold, REAL, dead=dead, community=community, fa_bet=REAL.fa_hu_bets[0], shown=other)
+        assert (shown.best, shown.best_unshown) == (expected, alone.best)
+        assert [o.ev for o in shown.options] == [o.ev for o in told.options]
+
+
+def test_best_says_what_a_claimers_cards_change_at_the_draw(capsys) -> None:
+    """After a first draw to 11m 23p 57s (4m 4s thrown) a seat alone keeps the pair and the 2p-3p run; when
+    another seat has claimed a hu showing 111p 234s, every 1p is gone and the run has half its outs: the
+    evaluator, told the shown cards, keeps 57s instead, and ``best`` says what ignoring them costs."""
+    code = main(["best", "11m 23p 57s", "--dead", "4m 4s", "--shown", "111p 234s"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "best: bet F = 1, discard 23p, EV -0.535767" in out
+    assert ("the shown cards change the best play: without them it would be bet F = 1, discard 57s, "
+            "EV -0.779398 with them, 0.243631 worse") in out
+    alone = best_play("11m 23p 57s", REAL, dead="4m 4s")
+    assert alone.options[alone.best].discard == parse_cards("57s", REAL.geometry)
 
 
 def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: int,

@@ -24,7 +24,7 @@ def ting_state_outcomes(state: State, config: GameConfig) -> tuple[int, int, flo
     """:func:`solver.evaluator.ting.ting_outcomes` at a ting state, the bonus's expected net counted only
     when the state bets one."""
     geometry = config.geometry
-    seen = state.hand + state.dead + state.community
+    seen = state.hand + state.dead + state.shown + state.community
     return ting_outcomes(counts_of(state.hand, geometry), counts_of(state.community, geometry),
                          unseen_suited(seen, config), config, with_bonus=state.bonus > 0)
 
@@ -53,9 +53,9 @@ def evaluate(state: State, config: GameConfig = DEFAULT_CONFIG,
     """
     state = validate_state(state, config)
     if state.stage == Stage.DEAL:
-        return deal_options(state.hand, config, progress, n_jobs, state.bonus)
+        return deal_options(state.hand, config, progress, n_jobs, state.bonus, state.shown)
     if state.stage == Stage.DRAW:
-        return draw_options(state.hand, state.dead, state.double_down, config, state.bonus)
+        return draw_options(state.hand, state.dead + state.shown, state.double_down, config, state.bonus)
     return ting_options(state, config)
 
 

@@ -64,8 +64,10 @@ class _Job:
         return 1 + len(self.removals) // 6 if self.removals else len(self.holds)
 
 
-def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float) -> list[_Job]:
-    """Every (hold, draw) pair to value, each exactly once, grouped into jobs."""
+def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float,
+          dead: tuple[int, ...] = ()) -> list[_Job]:
+    """Every (hold, draw) pair to value, each exactly once, grouped into jobs (``dead``: cards other seats
+    showed, unseen by no one)."""
     geometry = config.geometry
     # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
     shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}
@@ -77,13 +79,13 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
             drawn = tuple(_drawn(hold, hand))
             if len(drawn) <= 1 and bonus_bet == 0:
                 if hold not in shared:
-                    shared[hold] = (unseen_suited(hand + drawn, config), [])
+                    shared[hold] = (unseen_suited(hand + drawn + dead, config), [])
                 other = remove_cards(draw, drawn)
                 shared[hold][1].append((n, tuple(c for c in other if c != geometry.joker)))
             else:
                 own.append(hold)
         if own:
-            jobs.append(_Job(tuple(own), unseen_suited(seen, config), (n,)))
+            jobs.append(_Job(tuple(own), unseen_suited(seen + dead, config), (n,)))
     for hold, (base, cases) in shared.items():
         jobs.append(_Job((hold,), base, tuple(n for n, _ in cases), tuple(r for _, r in cases)))
     return jobs
@@ -149,7 +151,7 @@ class DealEvaluation:
 
 def deal_options(hand: tuple[int, ...], config: GameConfig,
                  progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-                 bonus_bet: float = 0.0) -> list[Option]:
+                 bonus_bet: float = 0.0, dead: tuple[int, ...] = ()) -> list[Option]:
     """Every option on the first six cards, in canonical order.
 
     Order: claim (if a tian-hu is possible), then each discard without
@@ -157,26 +159,27 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
     of the cards thrown). ``progress(done, total)`` is called as the work
     (counted in hold-kernel passes) gets done; ``n_jobs`` processes share
     it. With a bonus bet B > 0 the EVs include it (it pushes unless the
-    player reaches a ting bet).
+    player reaches a ting bet). ``dead``: cards other seats at the table
+    showed (a tian-hu claim), gone from the draws and the community.
     """
-    return evaluate_deal(hand, config, progress, n_jobs, bonus_bet).options
+    return evaluate_deal(hand, config, progress, n_jobs, bonus_bet, dead).options
 
 
 def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
                   progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-                  bonus_bet: float = 0.0) -> DealEvaluation:
+                  bonus_bet: float = 0.0, dead: tuple[int, ...] = ()) -> DealEvaluation:
     """:func:`deal_options`, with the value of every hold after every draw."""
     geometry = config.geometry
     options: list[Option] = []
     claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
     if claim is not None:
         options.append(Option("claim", (), 0.0, claim, 1.0))
-    unseen = geometry.full_counts() - counts_of(hand, geometry)
+    unseen = geometry.full_counts() - counts_of(hand + dead, geometry)
     rows, weights = multisets(unseen, 2)
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
     from joblib import Parallel, delayed, effective_n_jobs  # slow to import: only this stage needs it
 
-    jobs = _jobs(hand, draws, config, bonus_bet)
+    jobs = _jobs(hand, draws, config, bonus_bet, dead)
     total_work = sum(job.cost for job in jobs)
     # largest jobs first, so no worker is left with a big one at the end
     jobs.sort(key=lambda job: -job.cost)

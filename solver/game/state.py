@@ -40,6 +40,9 @@ class State:
     bonus: float = 0.0
     """The bonus bet B (units of T): 0 values the main game alone; B > 0 values main
     game plus bonus, the bonus pushing unless the player bets ting-hu (docs/rules.md, "The bonus bet")."""
+    shown: tuple[int, ...] = ()
+    """Cards other seats at the table showed (a claim's six, the four each seat still in shows at step 11):
+    seen, so dead to the player at any stage. A solve's tables know only the player's own cards."""
 
 
 _SIZES = {Stage.DEAL: (6, 0, 0), Stage.DRAW: (6, 2, 0), Stage.TING: (4, 4, 4)}
@@ -55,7 +58,8 @@ def validate_state(state: State, config: GameConfig) -> State:
     if not (stage == Stage.TING and len(state.dead) > n_dead):
         check_count(state.dead, n_dead, f"the dead cards at the {stage.value} stage")
     check_count(state.community, n_community, f"the community at the {stage.value} stage")
-    check_available({"hand": state.hand, "dead": state.dead, "community": state.community}, geometry)
+    check_available({"hand": state.hand, "dead": state.dead, "community": state.community, "shown": state.shown},
+                    geometry)
     if geometry.joker in state.community:
         raise InputError("community cards are never jokers (a joker dealt there is replaced)")
     if stage == Stage.DEAL and state.double_down:
@@ -81,7 +85,7 @@ def validate_state(state: State, config: GameConfig) -> State:
     if not math.isfinite(state.bonus) or state.bonus < 0:
         raise InputError(f"the bonus bet must be a finite number, not negative, got {state.bonus:g}")
     return State(stage, tuple(sorted(state.hand)), tuple(sorted(state.dead)), tuple(sorted(state.community)),
-                 float(state.double_down), float(state.fa_bet), float(state.bonus))
+                 float(state.double_down), float(state.fa_bet), float(state.bonus), tuple(sorted(state.shown)))
 
 
 def unseen_suited(seen: tuple[int, ...], config: GameConfig) -> np.ndarray:

@@ -35,6 +35,9 @@ class BestPlay:
     aim: str
     source: str = "evaluator"
     """Where the EVs came from: ``tables`` (a solve's lookup) or ``evaluator`` (computed now)."""
+    best_unshown: int | None = None
+    """With cards other seats showed (``state.shown``): the option that is best without them, as a player
+    who ignores them (or a solve's tables) would choose; its EV in ``options`` counts the shown cards."""
 
     def to_json(self, geometry: DeckGeometry) -> dict:
         """The ``best --json`` object: stage, options (action, discard, bet, ev) and best."""
@@ -45,7 +48,8 @@ class BestPlay:
                 for o in self.options
             ],
             "best": self.best,
-        }
+        } | ({} if self.best_unshown is None else
+             {"shown": [geometry.card_name(c) for c in self.state.shown], "best_without_shown": self.best_unshown})
 
 
 def describe_option(option: Option, stage: Stage, geometry: DeckGeometry, throw: str = "discard") -> str:
@@ -105,18 +109,22 @@ def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
 def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str = "", community: str = "",
               double_down: float = 0.0, fa_bet: float = 0.0, bonus: float = 0.0,
               progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
-              tables: str | Path | None = None) -> BestPlay:
+              tables: str | Path | None = None, shown: str = "") -> BestPlay:
     """Evaluate every option for a hand given in MPSZ notation (see ``mahjong-poker best --help``).
 
     The state is first mapped to its canonical form (:mod:`solver.game.symmetry`),
     valued there, and the options mapped back. From a solve's ``tables`` a
     deal or draw decision is 15 lookups (stage C's first holds, or stage A's
     holds); the evaluator computes the same EVs (to 1e-12) from scratch.
+    Cards other seats ``shown`` are dead to the player: the evaluator values
+    every option with them (the tables cannot), and ``best_unshown`` says
+    which option is best without them.
     """
     geometry = config.geometry
     hand_cards = parse_cards(hand, geometry)
     dead_cards = parse_cards(dead, geometry) if dead else ()
     community_cards = parse_cards(community, geometry) if community else ()
+    shown_cards = parse_cards(shown, geometry) if shown else ()
     inferred = infer_stage(len(hand_cards), bool(dead_cards), bool(community_cards))
     chosen = Stage(stage) if stage else inferred
     if stage and chosen != inferred and not (chosen == Stage.TING and len(hand_cards) == 4):
@@ -124,16 +132,21 @@ def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str
                          f"not {chosen.value}")
     # A ting decision takes a few hundred hu tests: plain Python does them sooner than numba starts.
     with interpreted() if chosen == Stage.TING else nullcontext():
-        return _best_play(State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus),
-                          config, progress, n_jobs, tables)
+        state = State(chosen, hand_cards, dead_cards, community_cards, double_down, fa_bet, bonus, shown_cards)
+        if not shown_cards:
+            return _best_play(state, config, progress, n_jobs, tables)
+        validate_state(state, config)  # refused before the longer evaluation starts
+        unshown = _best_play(replace(state, shown=()), config, progress, n_jobs, tables)
+        return replace(_best_play(state, config, progress, n_jobs, None), best_unshown=unshown.best)
 
 
 def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], None] | None, n_jobs: int,
                tables: str | Path | None) -> BestPlay:
     geometry = config.geometry
     state = validate_state(state, config)
-    (c_hand, c_dead, c_community), mapping = canonical(geometry, state.hand, state.dead, state.community)
-    c_state = replace(state, hand=c_hand, dead=c_dead, community=c_community)
+    (c_hand, c_dead, c_community, c_shown), mapping = canonical(geometry, state.hand, state.dead, state.community,
+                                                                 state.shown)
+    c_state = replace(state, hand=c_hand, dead=c_dead, community=c_community, shown=c_shown)
     options = _from_tables(Path(tables), c_state, config) if tables is not None else None
     source = "tables" if options is not None else "evaluator"
     if state.stage == Stage.TING:
@@ -164,7 +177,7 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
 
     geometry = config.geometry
     hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)
-    unseen = unseen_suited(state.hand + state.dead + state.community, config)
+    unseen = unseen_suited(state.hand + state.dead + state.shown + state.community, config)
     outs = 0
     for card in range(len(unseen)):
         if unseen[card]:
