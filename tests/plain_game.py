@@ -118,7 +118,8 @@ class PlainGame:
         return options
 
     # -- steps 3-5 ---------------------------------------------------------
-    def _deal_options(self, hand: tuple[int, ...], shown: tuple[int, ...] = ()) -> list[tuple[str, tuple, float, float]]:
+    def _deal_options(self, hand: tuple[int, ...],
+                      shown: tuple[int, ...] = ()) -> list[tuple[str, tuple, float, float]]:
         """[(action, discard, bet, ev)]; ``shown``: cards other seats showed, dead to the player."""
         c, x = self.config, self.number
         options = []
@@ -183,7 +184,7 @@ class PlainGame:
         if kind == "claim":
             return Counter({("tian_hu_flush" if self.level(hand, 0) == 2 else "tian_hu", 0.0, 0.0, 0.0): Fraction(1)})
         kept = self.without(hand, discard)
-        draws = list(combinations(self.rest(hand + shown, False), 2))
+        draws = list(combinations(self.rest(hand, False), 2))
         out: Counter = Counter()
         for draw in draws:
             for outcome, p in self._draw_outcomes(tuple(sorted(kept + draw)), discard, dd).items():
