@@ -323,4 +323,5 @@ def _table_method(table: dict[str, Any]) -> str:
                  "per bet placed. ")
     return text + ("The seats use the cards shown at step 11 (and a claimer's six) only at the ting decision; at "
                    "the deal and the draw they ignore a tian-hu or di-hu claimer's shown cards and play the lone "
-                   "player's tables: what using those cards would add is not measured.")
+                   "player's tables (docs/table.md measures what that leaves on the table; `best --shown` plays "
+                   "such a decision exactly).")
