@@ -21,6 +21,11 @@ with real cards, card by card, reusing the lone-player simulator's pieces
   only), paired, so the value of the shown cards has a tight interval.
 - The bonus bet (one unit per seat) is settled iff some seat bets the ting;
   otherwise every seat's bonus pushes.
+- The last seat is also played bonus-aware at step 12 (:func:`_aware_choice`):
+  deciding after the others, when none bet it settles or pushes the bonus
+  on the bonus's exact expected net. Where that changes its choice, the
+  exact expected change is added instead of dealing cards the main game did
+  not need, so the deals stay the same and its gain is paired.
 
 With one seat the random stream and every decision are those of
 :func:`solver.products.simulate.simulate`, so the same seed plays the same
