@@ -15,8 +15,10 @@ choice is the same). Three kinds of situation:
 
 The deal loss assumes the draw played with the shown cards, so a seat ignoring them at both decisions loses
 the deal's and the draw's losses added. Per seat-hand at a table of N seats, to first order in the claim
-rates p (per seat, from the solve's summary; a table with two claimers counts twice): (N - 1) x (p_tian x
-(deal + draw after tian-hu) + p_di x draw after di-hu). Intervals: mean +- 2.576 standard errors.
+rates p (per seat, from the solve's summary; a table with two claimers counts twice), every claim being
+shown before the other seats' next decision as the rules order the steps: (N - 1) x (p_tian x (deal + draw
+after tian-hu) + p_di x draw after di-hu). Intervals: 99%, Student's t (the per-seat-hand one with the
+fewest samples' degrees of freedom).
 
     python scripts/claimed_cards.py --deal-samples 10 --draw-samples 300 --seed 1 [--json]
 """
@@ -30,6 +32,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+from scipy.stats import t as student
 
 from solver.game.cards import format_cards
 from solver.game.combinatorics import remove_cards
@@ -105,10 +109,14 @@ class Table:
 
 
 def _figures(losses: list[float]) -> dict[str, object]:
-    mean = statistics.fmean(losses)
-    se = statistics.stdev(losses) / len(losses) ** 0.5 if len(losses) > 1 else float("nan")
-    return {"samples": len(losses), "mean_loss": mean, "ci99": [mean - Z99 * se, mean + Z99 * se],
-            "changed_share": sum(x > 1e-12 for x in losses) / len(losses), "largest": max(losses)}
+    """Mean loss with its standard error and 99% interval (Student's t: few deal samples, skewed)."""
+    n = len(losses)
+    mean = statistics.fmean(losses) if n else 0.0
+    se = statistics.stdev(losses) / n**0.5 if n > 1 else 0.0
+    half = float(student.ppf(0.995, n - 1)) * se if n > 1 else 0.0
+    return {"samples": n, "mean_loss": mean, "std_error": se, "ci99": [mean - half, mean + half],
+            "changed_share": sum(x > 1e-12 for x in losses) / n if n else 0.0,
+            "largest": max(losses, default=0.0)}
 
 
 def main() -> None:
@@ -119,6 +127,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="processes for each deal evaluation")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if 1 in (args.deal_samples, args.draw_samples):
+        parser.error("samples: 0 (not measured) or at least 2, for a standard error")
     config = GameConfig()
     tables = default_directory(config, Objective())
     table = Table(config, tables, random.Random(args.seed))
@@ -126,7 +136,7 @@ def main() -> None:
     result: dict[str, object] = {"seed": args.seed, "tables": str(tables)}
     for kind, n in (("draw-after-tian-hu", args.draw_samples), ("draw-after-di-hu", args.draw_samples),
                     ("deal", args.deal_samples)):
-        losses = [0.0] if n == 0 else []  # none asked for: counted as no loss
+        losses = []  # none asked for: counted as no loss, with no error
         for i in range(n):
             losses.append(table.loss(kind, args.jobs))
             print(f"\r{kind}: {i + 1}/{n}, {time.perf_counter() - start:.0f} s", end="", file=sys.stderr)
@@ -137,16 +147,18 @@ def main() -> None:
     per_claim = {"tian-hu": result["deal"]["mean_loss"] + result["draw-after-tian-hu"]["mean_loss"],
                  "di-hu": result["draw-after-di-hu"]["mean_loss"]}
     result["claim_rates"] = {"tian-hu": p_tian, "di-hu": p_di}
-    # the per-claim standard errors, from the 99% half-widths; the three samples are independent
-    se = {kind: (result[kind]["ci99"][1] - result[kind]["mean_loss"]) / Z99
-          for kind in ("deal", "draw-after-tian-hu", "draw-after-di-hu")}
+    # the three samples are independent; the quantile is the fewest samples' (t, conservative)
+    kinds = ("deal", "draw-after-tian-hu", "draw-after-di-hu")
+    se = {kind: result[kind]["std_error"] for kind in kinds}
+    fewest = min(result[kind]["samples"] for kind in kinds)
+    q99 = float(student.ppf(0.995, fewest - 1)) if fewest > 1 else Z99
     se_seat = (p_tian**2 * (se["deal"] ** 2 + se["draw-after-tian-hu"] ** 2)
                + p_di**2 * se["draw-after-di-hu"] ** 2) ** 0.5
     result["per_seat_hand"] = {}
     for n in range(1, 7):
         mean = (n - 1) * (p_tian * per_claim["tian-hu"] + p_di * per_claim["di-hu"])
-        result["per_seat_hand"][n] = {"mean": mean, "ci99": [mean - Z99 * (n - 1) * se_seat,
-                                                             mean + Z99 * (n - 1) * se_seat]}
+        result["per_seat_hand"][n] = {"mean": mean, "ci99": [mean - q99 * (n - 1) * se_seat,
+                                                             mean + q99 * (n - 1) * se_seat]}
     result["seconds"] = time.perf_counter() - start
     if args.json:
         print(json.dumps(result))

@@ -203,7 +203,7 @@ def cmd_best(args: argparse.Namespace) -> None:
 def _shown_effect(result: Any, geometry: Any) -> str:
     """Whether the cards other seats showed change the best play, and what ignoring them costs."""
     unshown = result.options[result.best_unshown]
-    if result.best_unshown == result.best:
+    if result.options[result.best].ev - unshown.ev <= TIE_TOLERANCE:
         return "the shown cards do not change the best play"
     return (f"the shown cards change the best play: without them it would be "
             f"{describe_option(unshown, result.state.stage, geometry)}, EV {unshown.ev:+.6f} with them, "

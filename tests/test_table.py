@@ -150,11 +150,11 @@ def test_best_says_what_a_claimers_cards_change_at_the_draw(capsys) -> None:
     assert alone.options[alone.best].discard == parse_cards("57s", REAL.geometry)
 
 
-def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: int,
-                bonus_bet: float) -> tuple[int, list[float]]:
+def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: int, bonus_bet: float,
+                hidden: str = "") -> tuple[int, list[float]]:
     """The bonus-aware seat 2's ting at a two-seat table (F = 1) where seat 1 shows ``other`` and bets
     ``other_bets``, and seat 2's main-game choice is the table's: (its choice, ``aware`` as the kernel
-    leaves it)."""
+    leaves it). The stub holds every card but these and the ``hidden`` ones (seat 1's discards, say)."""
     g = REAL.geometry
     pays, full, ting, seats, comm = _two_seats([(other, "5p 6p 7p 8p"), (hold, dead)], community, True)
     held = seats[0][1]
@@ -162,8 +162,9 @@ def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: in
     table_seen = np.zeros(g.n_types, np.int64)
     g_table[1] = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=REAL.fa_hu_bets[0]).best
     aware = np.zeros(4)
+    stub = full - _counts(f"{hold} {dead} {community} {other} {hidden}")
     _aware_choice(2, comm, g.suits, g.ranks, pays, full, table_seen, ting, seats, held[0] + held[1], g_table,
-                  payout_by_mask(REAL), bonus_bet, aware, np.zeros(g.n_types, np.int64))
+                  (payout_by_mask(REAL), bonus_bet), aware, np.zeros(g.n_types, np.int64), stub)
     return int(g_table[1]), list(aware)
 
 
@@ -191,6 +192,25 @@ def test_the_bonus_aware_seat_decides_as_best_with_a_bonus_bet() -> None:
     assert _aware_ting(hold, dead, community, other, 0, 5.0)[1][0] > 0  # a bigger bonus keeps the hand alive
     main_choice, aware = _aware_ting(hold, dead, community, other, 1, 50.0)  # seat 1 bet: settled anyway
     assert aware == [main_choice, 0.0, 0.0, 1.0]
+
+
+def test_the_aware_seats_change_is_expected_over_the_real_stub() -> None:
+    """The aware seat decides on what it has seen, but the change its choice makes is the expectation over
+    the last two cards as they will come: from the stub, without the cards other seats hold hidden (seat 1's
+    four discards here). That is ``best`` told the hidden cards too, while the choice is still ``best``'s on
+    the seat's own view."""
+    hold, dead, community, other, hidden = "19m 19s", "5m 5s 2p 8p", "7m 7m 3p 4s", "2p 4p 6s 8s", "7m 6p 7p 8p"
+    f = REAL.fa_hu_bets[0]
+    view = best_play(hold, REAL, dead=dead, community=community, fa_bet=f, bonus=5.0, shown=other)
+    main = best_play(hold, REAL, dead=dead, community=community, fa_bet=f, shown=f"{other} {hidden}")
+    told = best_play(hold, REAL, dead=dead, community=community, fa_bet=f, bonus=5.0, shown=f"{other} {hidden}")
+    main_choice, aware = _aware_ting(hold, dead, community, other, 0, 5.0, hidden)
+    assert aware[0] == view.best == 1 and main_choice == 0
+    unit = (told.options[1].ev - main.options[1].ev) / 5.0  # the bonus over the real stub: the last 7m is gone
+    assert aware[1] == pytest.approx(main.options[1].ev - main.options[0].ev, abs=1e-12)
+    assert aware[2] == pytest.approx(unit, abs=1e-12)
+    assert unit < (view.options[1].ev - best_play(hold, REAL, dead=dead, community=community, fa_bet=f,
+                                                  shown=other).options[1].ev) / 5.0
 
 
 def test_the_bonus_aware_seat_settles_only_when_no_one_else_bets() -> None:

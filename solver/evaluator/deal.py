@@ -67,7 +67,7 @@ class _Job:
 def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float,
           dead: tuple[int, ...] = ()) -> list[_Job]:
     """Every (hold, draw) pair to value, each exactly once, grouped into jobs (``dead``: cards other seats
-    showed, unseen by no one)."""
+    showed, out of play for the draws and the community)."""
     geometry = config.geometry
     # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
     shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}

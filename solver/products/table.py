@@ -34,6 +34,7 @@ hands. Hands run in the lone simulator's fixed batches with the same seeds.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -158,11 +159,20 @@ def _step11(n_seats, comm, suits, ranks, n_pays, none, seats, shown):
 
 
 @kernel(inline="always")
+def _decide_ting(full, seen, n_suited, everywhere, f, pays, ting):
+    """The ting choice of a seat whose completions are marked (``everywhere`` and ``ting``'s levels), out
+    of the cards not in ``seen``; ``ting``'s ``evs`` receives each option's EV."""
+    _, multiples, ting_pays = pays
+    evs, _, _, row_level, pair_level = ting
+    n_hu, n_flush, total = _weigh_completions(full, seen, n_suited, everywhere, row_level, pair_level)
+    return _ting_decision(n_hu, n_flush, total, f, multiples, ting_pays, evs)
+
+
+@kernel(inline="always")
 def _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, g_lone):
     """Step 12 for every seat still in: its ting choice on what it has seen (own cards, the community,
     ``shown``) into ``g_table``, and the lone player's (own cards and community only) into ``g_lone``."""
-    fa_bets, multiples, ting_pays = pays
-    evs, missing, set_short, row_level, pair_level = ting
+    _, missing, set_short, row_level, pair_level = ting
     hand, hold, seen, _, _ = seats[0]
     fa = seats[1][1]
     n_suited = suits * ranks
@@ -172,10 +182,9 @@ def _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
         if fa[s] == 0:
             continue
         everywhere = _ting_marks(hand[s], hold[s], suits, ranks, missing, set_short, row_level, pair_level)
-        f = fa_bets[fa[s] - 1]
+        f = pays[0][fa[s] - 1]
         seen[s] += comm
-        n_hu, n_flush, total = _weigh_completions(full, seen[s], n_suited, everywhere, row_level, pair_level)
-        g_lone[s] = _ting_decision(n_hu, n_flush, total, f, multiples, ting_pays, evs)
+        g_lone[s] = _decide_ting(full, seen[s], n_suited, everywhere, f, pays, ting)
         others = 0  # cards other seats showed: its own hold is in ``shown`` and in ``seen``
         for t in range(n_suited + 1):
             table_seen[t] = seen[s, t] + shown[t] - hold[s, t]
@@ -183,8 +192,7 @@ def _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
         if others == 0:  # nothing else shown: the lone decision
             g_table[s] = g_lone[s]
             continue
-        n_hu, n_flush, total = _weigh_completions(full, table_seen, n_suited, everywhere, row_level, pair_level)
-        g_table[s] = _ting_decision(n_hu, n_flush, total, f, multiples, ting_pays, evs)
+        g_table[s] = _decide_ting(full, table_seen, n_suited, everywhere, f, pays, ting)
 
 
 @kernel(inline="always")
@@ -195,7 +203,7 @@ def _bonus_expectation(comm, seen, full, suits, ranks, bonus_net, six):
     bring neither lose the bet without a test."""
     n_suited = suits * ranks
     paired = False
-    suit = -1  # the suit of all four, or -1
+    suit = -1  # the suit of all four so far: -1 before the first, -2 once two suits are seen
     for t in range(n_suited):
         if comm[t] > 0:
             paired = paired or comm[t] > 1
@@ -225,13 +233,16 @@ def _bonus_expectation(comm, seen, full, suits, ranks, bonus_net, six):
 
 
 @kernel(inline="always")
-def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus_net,
-                  aware_bet, aware, six):
+def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus, aware,
+                  six, stub):
     """Step 12 for the bonus-aware seat, the last, which decides after the others. When no other seat bet the
-    ting its choice also settles or pushes the bonus, so it maximises its main game's EV plus ``aware_bet``
-    times the settled bonus's expected net, on everything it has seen (ties to less money at risk).
-    ``aware`` receives its choice, the change this makes (against its main-game choice in ``g_table``) in
-    its main game's and in a unit bonus's expected net, and whether the bonus is then settled."""
+    ting its choice also settles or pushes the bonus, so it maximises its main game's EV plus ``bonus[1]``
+    times the settled bonus's expected net (``bonus[0]``: a unit bet's net by category mask), on
+    everything it has seen (ties to less money at risk). ``aware`` receives its choice, the expected
+    change this makes (against its main-game choice in ``g_table``) in its main game's and in a unit
+    bonus's net, and whether the bonus is then settled. The change is the expectation over the last two
+    community cards as they will come: from the real stub (``stub`` holds the cards not yet dealt), which
+    other seats' hidden cards make differ from what the seat can see."""
     s = n_seats - 1
     others_bet = False
     for t in range(s):
@@ -243,15 +254,15 @@ def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
     fa = seats[1][1]
     if fa[s] == 0 or others_bet:
         return
-    fa_bets, multiples, ting_pays = pays
     evs, missing, set_short, row_level, pair_level = ting
     hand, hold, seen, _, _ = seats[0]
     n_suited = suits * ranks
+    bonus_net, aware_bet = bonus
     everywhere = _ting_marks(hand[s], hold[s], suits, ranks, missing, set_short, row_level, pair_level)
     for t in range(n_suited + 1):
         table_seen[t] = seen[s, t] + shown[t] - hold[s, t]
-    n_hu, n_flush, total = _weigh_completions(full, table_seen, n_suited, everywhere, row_level, pair_level)
-    _ting_decision(n_hu, n_flush, total, fa_bets[fa[s] - 1], multiples, ting_pays, evs)
+    f = pays[0][fa[s] - 1]
+    _decide_ting(full, table_seen, n_suited, everywhere, f, pays, ting)
     top = evs[1:].max()  # the bonus adds the same to every bet: the best bet is the main game's
     g = 1
     while evs[g] < top - 1e-12:
@@ -262,9 +273,15 @@ def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
     if evs[g] + aware_bet * unit <= evs[0] + 1e-12:
         g = 0  # ties go to the fold, less money at risk
     aware[0] = g
-    aware[1] = evs[g] - evs[g_table[s]]
-    aware[2] = ((1.0 if g > 0 else 0.0) - (1.0 if g_table[s] > 0 else 0.0)) * unit
     aware[3] = 1.0 if g > 0 else 0.0
+    if g == g_table[s]:
+        return
+    for t in range(n_suited + 1):  # the stub's view: every card dealt so far is out
+        table_seen[t] = full[t] - stub[t]
+    _decide_ting(full, table_seen, n_suited, everywhere, f, pays, ting)
+    aware[1] = evs[g] - evs[g_table[s]]
+    aware[2] = ((1.0 if g > 0 else 0.0) - (1.0 if g_table[s] > 0 else 0.0)) * _bonus_expectation(
+        comm, table_seen, full, suits, ranks, bonus_net, six)
 
 
 @kernel(inline="always")
@@ -294,7 +311,7 @@ def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting,
     n_pays = (len(pays[0]), len(pays[1]))
     cards = work[0]
     full, none = cards[0], cards[4]
-    comm, shown, table_seen, scratch_seen, g_table, g_lone, aware, six = table
+    comm, shown, table_seen, scratch_seen, g_table, g_lone, aware, six, stub = table
     hand = seats[0][0]
     result, lone = seats[1][2], seats[1][3]
     hand[:, :] = 0
@@ -318,8 +335,11 @@ def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting,
     if _step11(n_seats, comm, suits, ranks, n_pays, none, seats, shown) == 0:
         return 0
     _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, g_lone)
-    _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus[0],
-                  bonus[1], aware, six)
+    stub[:] = 0
+    for i in range(pos, deck.shape[0]):
+        stub[deck[i]] += 1
+    _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus, aware,
+                  six, stub)
     if g_table.max() == 0 and g_lone.max() == 0:
         _settle_ting(n_seats, comm, suits, ranks, n_pays, seats, g_table, g_lone)
         return 0
@@ -383,7 +403,7 @@ def _play_table(seed, n_hands, n_seats, deck, base, suits, ranks, deal, draw, pa
     seats = _seats_state(n_seats, n_types)
     table = (np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64),
              np.zeros(n_types, np.int64), np.zeros(n_seats, np.int64), np.zeros(n_seats, np.int64),
-             np.zeros(4, np.float64), np.zeros(n_types, np.int64))
+             np.zeros(4, np.float64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64))
     result = seats[1][2]
     comm, g_table, aware = table[0], table[4], table[6]
     for h in range(n_hands):
@@ -466,7 +486,7 @@ class TableResult:
     def aware(self) -> dict[str, Any]:
         """The bonus-aware last seat: its main game's EV, a unit bonus bet's net per bet placed, and its
         gain in T a hand over main-game-optimal play (main game plus ``aware_bet`` bonus), each with its
-        standard error; the share of hands its bonus is settled, and of those its ting choice differs."""
+        standard error; the share of all hands its bonus is settled, and the share its ting choice differs."""
         main, main_se = self._mean_se(AWARE_MAIN_SUM, AWARE_MAIN_SQ, 1)
         bonus, bonus_se = self._mean_se(AWARE_BONUS_SUM, AWARE_BONUS_SQ, 1)
         gain, gain_se = self._mean_se(AWARE_GAIN_SUM, AWARE_GAIN_SQ, 1)
@@ -559,8 +579,8 @@ def simulate_table(config: GameConfig, tables: Path | str, seats: int, hands: in
                          "without --bonus or --restriction")
     if hands < 2:
         raise InputError(f"--hands must be at least 2, got {hands}")
-    if not aware_bet > 0:
-        raise InputError(f"--aware-bonus must be a positive bet, got {aware_bet}")
+    if not (math.isfinite(aware_bet) and aware_bet > 0):
+        raise InputError(f"--bonus must be a positive, finite bet, got {aware_bet}")
     strategy = load_strategy(directory, config)
     sizes = [min(BATCH, hands - start) for start in range(0, hands, BATCH)]
     outcomes = _outcomes(config)
