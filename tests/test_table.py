@@ -162,9 +162,9 @@ def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: in
     table_seen = np.zeros(g.n_types, np.int64)
     g_table[1] = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=REAL.fa_hu_bets[0]).best
     aware = np.zeros(4)
-    stub = full - _counts(f"{hold} {dead} {community} {other} {hidden}")
+    stub = np.repeat(np.arange(g.n_types), full - _counts(f"{hold} {dead} {community} {other} {hidden}"))
     _aware_choice(2, comm, g.suits, g.ranks, pays, full, table_seen, ting, seats, held[0] + held[1], g_table,
-                  (payout_by_mask(REAL), bonus_bet), aware, np.zeros(g.n_types, np.int64), stub)
+                  (payout_by_mask(REAL), bonus_bet), aware, np.zeros(g.n_types, np.int64), (stub, 0))
     return int(g_table[1]), list(aware)
 
 

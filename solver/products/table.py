@@ -241,8 +241,8 @@ def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
     everything it has seen (ties to less money at risk). ``aware`` receives its choice, the expected
     change this makes (against its main-game choice in ``g_table``) in its main game's and in a unit
     bonus's net, and whether the bonus is then settled. The change is the expectation over the last two
-    community cards as they will come: from the real stub (``stub`` holds the cards not yet dealt), which
-    other seats' hidden cards make differ from what the seat can see."""
+    community cards as they will come: from the real stub (``stub``: the deck and the position of its first
+    card not yet dealt), which other seats' hidden cards make differ from what the seat can see."""
     s = n_seats - 1
     others_bet = False
     for t in range(s):
@@ -276,8 +276,10 @@ def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
     aware[3] = 1.0 if g > 0 else 0.0
     if g == g_table[s]:
         return
-    for t in range(n_suited + 1):  # the stub's view: every card dealt so far is out
-        table_seen[t] = full[t] - stub[t]
+    deck, pos = stub
+    table_seen[:] = full  # the stub's view: every card dealt so far is out
+    for i in range(pos, deck.shape[0]):
+        table_seen[deck[i]] -= 1
     _decide_ting(full, table_seen, n_suited, everywhere, f, pays, ting)
     aware[1] = evs[g] - evs[g_table[s]]
     aware[2] = ((1.0 if g > 0 else 0.0) - (1.0 if g_table[s] > 0 else 0.0)) * _bonus_expectation(
@@ -311,7 +313,7 @@ def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting,
     n_pays = (len(pays[0]), len(pays[1]))
     cards = work[0]
     full, none = cards[0], cards[4]
-    comm, shown, table_seen, scratch_seen, g_table, g_lone, aware, six, stub = table
+    comm, shown, table_seen, scratch_seen, g_table, g_lone, aware, six = table
     hand = seats[0][0]
     result, lone = seats[1][2], seats[1][3]
     hand[:, :] = 0
@@ -335,11 +337,8 @@ def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting,
     if _step11(n_seats, comm, suits, ranks, n_pays, none, seats, shown) == 0:
         return 0
     _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, g_lone)
-    stub[:] = 0
-    for i in range(pos, deck.shape[0]):
-        stub[deck[i]] += 1
     _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus, aware,
-                  six, stub)
+                  six, (deck, pos))
     if g_table.max() == 0 and g_lone.max() == 0:
         _settle_ting(n_seats, comm, suits, ranks, n_pays, seats, g_table, g_lone)
         return 0
@@ -403,7 +402,7 @@ def _play_table(seed, n_hands, n_seats, deck, base, suits, ranks, deal, draw, pa
     seats = _seats_state(n_seats, n_types)
     table = (np.zeros(n_types, np.int64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64),
              np.zeros(n_types, np.int64), np.zeros(n_seats, np.int64), np.zeros(n_seats, np.int64),
-             np.zeros(4, np.float64), np.zeros(n_types, np.int64), np.zeros(n_types, np.int64))
+             np.zeros(4, np.float64), np.zeros(n_types, np.int64))
     result = seats[1][2]
     comm, g_table, aware = table[0], table[4], table[6]
     for h in range(n_hands):
