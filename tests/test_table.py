@@ -63,10 +63,9 @@ def _pays(config: GameConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             np.array([config.ting_hu_ante, config.ting_hu_fa, config.ting_hu, config.ting_hu_flush], np.float64))
 
 
-def _two_seats(seated: list[tuple[str, str]], community: str, with_community: bool):
+def _two_seats(seated: list[tuple[str, str]], community: str):
     """A two-seat table at step 12 on the real deck, both seats in with F = fa_hu_bets[0]: each seat's
-    (hold, discards) in ``seated``; each seat's seen cards hold the community when ``with_community`` (as
-    after ``_ting_choices``). Returns (pays, the full counts, the ting workspace, the seats, the board)."""
+    (hold, discards) in ``seated``. Returns (pays, the full counts, the ting workspace, the seats, the board)."""
     g = REAL.geometry
     pays = _pays(REAL)
     cards, _, ting = _workspace(np.repeat(np.arange(g.n_types), g.full_counts()), g.suits, g.ranks, len(pays[1]))
@@ -76,7 +75,7 @@ def _two_seats(seated: list[tuple[str, str]], community: str, with_community: bo
     for s, (h, d) in enumerate(seated):
         held[s] = _counts(h)
         hand[s] = held[s] + comm
-        seen[s] = held[s] + _counts(d) + (comm if with_community else 0)
+        seen[s] = held[s] + _counts(d)
     seats[1][1][:] = 1
     return pays, cards[0], ting, seats, comm
 
@@ -84,7 +83,7 @@ def _two_seats(seated: list[tuple[str, str]], community: str, with_community: bo
 def _table_ting(hold: str, dead: str, community: str, other: str) -> tuple[int, int]:
     """Seat 1's ting choice at a two-seat table (F = 1) where seat 2 shows ``other``: (with it, without)."""
     g = REAL.geometry
-    pays, full, ting, seats, comm = _two_seats([(hold, dead), (other, "5p 6p 7p 8p")], community, False)
+    pays, full, ting, seats, comm = _two_seats([(hold, dead), (other, "5p 6p 7p 8p")], community)
     held = seats[0][1]
     g_table, g_lone = np.zeros(2, np.int64), np.zeros(2, np.int64)
     _ting_choices(2, comm, g.suits, g.ranks, pays, full, np.zeros(g.n_types, np.int64), ting, seats,
@@ -156,14 +155,17 @@ def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: in
     ``other_bets``, and seat 2's main-game choice is the table's: (its choice, ``aware`` as the kernel
     leaves it). The stub holds every card but these and the ``hidden`` ones (seat 1's discards, say)."""
     g = REAL.geometry
-    pays, full, ting, seats, comm = _two_seats([(other, "5p 6p 7p 8p"), (hold, dead)], community, True)
+    pays, full, ting, seats, comm = _two_seats([(other, "5p 6p 7p 8p"), (hold, dead)], community)
     held = seats[0][1]
-    g_table = np.array([other_bets, 0], np.int64)
-    table_seen = np.zeros(g.n_types, np.int64)
-    g_table[1] = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=REAL.fa_hu_bets[0]).best
+    g_table, table_seen = np.zeros(2, np.int64), np.zeros(g.n_types, np.int64)
+    everywhere = _ting_choices(2, comm, g.suits, g.ranks, pays, full, table_seen, ting, seats, held[0] + held[1],
+                               g_table, np.zeros(2, np.int64))
+    main = best_play(hold, REAL, dead=f"{dead} {other}", community=community, fa_bet=REAL.fa_hu_bets[0]).best
+    assert g_table[1] == main  # the table's main-game choice, as best gives it
+    g_table[0] = other_bets
     aware = np.zeros(4)
     stub = np.repeat(np.arange(g.n_types), full - _counts(f"{hold} {dead} {community} {other} {hidden}"))
-    _aware_choice(2, comm, g.suits, g.ranks, pays, full, table_seen, ting, seats, held[0] + held[1], g_table,
+    _aware_choice(2, comm, g.suits, g.ranks, pays, full, table_seen, ting, seats, everywhere, g_table,
                   (payout_by_mask(REAL), bonus_bet), aware, np.zeros(g.n_types, np.int64), (stub, 0))
     return int(g_table[1]), list(aware)
 

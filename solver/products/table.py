@@ -171,11 +171,14 @@ def _decide_ting(full, seen, n_suited, everywhere, f, pays, ting):
 @kernel(inline="always")
 def _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, g_lone):
     """Step 12 for every seat still in: its ting choice on what it has seen (own cards, the community,
-    ``shown``) into ``g_table``, and the lone player's (own cards and community only) into ``g_lone``."""
+    ``shown``) into ``g_table``, and the lone player's (own cards and community only) into ``g_lone``.
+    The last seat comes last: when it is in, ``ting``'s EVs and completion marks and ``table_seen`` are
+    still its own afterwards, and its level marked everywhere is returned (for :func:`_aware_choice`)."""
     _, missing, set_short, row_level, pair_level = ting
     hand, hold, seen, _, _ = seats[0]
     fa = seats[1][1]
     n_suited = suits * ranks
+    everywhere = 0
     for s in range(n_seats):
         g_table[s] = 0
         g_lone[s] = 0
@@ -193,6 +196,7 @@ def _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
             g_table[s] = g_lone[s]
             continue
         g_table[s] = _decide_ting(full, table_seen, n_suited, everywhere, f, pays, ting)
+    return everywhere
 
 
 @kernel(inline="always")
@@ -233,8 +237,8 @@ def _bonus_expectation(comm, seen, full, suits, ranks, bonus_net, six):
 
 
 @kernel(inline="always")
-def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus, aware,
-                  six, stub):
+def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, everywhere, g_table, bonus,
+                  aware, six, stub):
     """Step 12 for the bonus-aware seat, the last, which decides after the others. When no other seat bet the
     ting its choice also settles or pushes the bonus, so it maximises its main game's EV plus ``bonus[1]``
     times the settled bonus's expected net (``bonus[0]``: a unit bet's net by category mask), on
@@ -242,7 +246,8 @@ def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
     change this makes (against its main-game choice in ``g_table``) in its main game's and in a unit
     bonus's net, and whether the bonus is then settled. The change is the expectation over the last two
     community cards as they will come: from the real stub (``stub``: the deck and the position of its first
-    card not yet dealt), which other seats' hidden cards make differ from what the seat can see."""
+    card not yet dealt), which other seats' hidden cards make differ from what the seat can see. Called
+    right after :func:`_ting_choices`: its last seat's EVs, marks (``everywhere``) and ``table_seen``."""
     s = n_seats - 1
     others_bet = False
     for t in range(s):
@@ -254,15 +259,9 @@ def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
     fa = seats[1][1]
     if fa[s] == 0 or others_bet:
         return
-    evs, missing, set_short, row_level, pair_level = ting
-    hand, hold, seen, _, _ = seats[0]
+    evs = ting[0]
     n_suited = suits * ranks
     bonus_net, aware_bet = bonus
-    everywhere = _ting_marks(hand[s], hold[s], suits, ranks, missing, set_short, row_level, pair_level)
-    for t in range(n_suited + 1):
-        table_seen[t] = seen[s, t] + shown[t] - hold[s, t]
-    f = pays[0][fa[s] - 1]
-    _decide_ting(full, table_seen, n_suited, everywhere, f, pays, ting)
     top = evs[1:].max()  # the bonus adds the same to every bet: the best bet is the main game's
     g = 1
     while evs[g] < top - 1e-12:
@@ -280,7 +279,7 @@ def _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, sea
     table_seen[:] = full  # the stub's view: every card dealt so far is out
     for i in range(pos, deck.shape[0]):
         table_seen[deck[i]] -= 1
-    _decide_ting(full, table_seen, n_suited, everywhere, f, pays, ting)
+    _decide_ting(full, table_seen, n_suited, everywhere, pays[0][fa[s] - 1], pays, ting)
     aware[1] = evs[g] - evs[g_table[s]]
     aware[2] = ((1.0 if g > 0 else 0.0) - (1.0 if g_table[s] > 0 else 0.0)) * _bonus_expectation(
         comm, table_seen, full, suits, ranks, bonus_net, six)
@@ -336,9 +335,10 @@ def _play_round(n_seats, deck, base, suits, ranks, deal, draw, pays, work, ting,
     pos = _deal_community(deck, pos, 4, comm, scratch_seen, suits * ranks)
     if _step11(n_seats, comm, suits, ranks, n_pays, none, seats, shown) == 0:
         return 0
-    _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, g_lone)
-    _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table, bonus, aware,
-                  six, (deck, pos))
+    everywhere = _ting_choices(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, shown, g_table,
+                               g_lone)
+    _aware_choice(n_seats, comm, suits, ranks, pays, full, table_seen, ting, seats, everywhere, g_table, bonus,
+                  aware, six, (deck, pos))
     if g_table.max() == 0 and g_lone.max() == 0:
         _settle_ting(n_seats, comm, suits, ranks, n_pays, seats, g_table, g_lone)
         return 0
