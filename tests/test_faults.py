@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from joblib import Parallel, delayed
 
 from solver.cli import main
 from solver.errors import InputError
@@ -201,6 +202,11 @@ def test_a_paytable_stopped_while_variants_run_side_by_side_leaves_no_process_an
     assert [pid for pid in session if _running(pid)] == []
     finished = [d for d in (tmp_path / "strategy_tables").iterdir() if (d / "summary.parquet").exists()]
     assert 3 <= len(finished) < 6
+    # the pool's worker processes, started from another folder and kept for the next call, must still
+    # find the variants' folders (they were handed relative paths, and solved all six again elsewhere)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    Parallel(n_jobs=2, backend="loky")(delayed(os.getpid)() for _ in range(4))
     monkeypatch.chdir(tmp_path)
     assert main(arguments) == 0
     rows = json.loads(capsys.readouterr().out)

@@ -165,10 +165,12 @@ class VariantSolver:
         self.solves = 0
 
     def directory(self, config: GameConfig) -> Path:
-        """Where a variant's tables go: ``root/<fingerprint>``, or the default of ``solve --config``."""
+        """Where a variant's tables go: ``root/<fingerprint>``, or the default of ``solve --config``; absolute,
+        because the worker processes that solve variants side by side are kept between calls and may have
+        been started in another folder (a relative path would send them to solve it again there)."""
         if self.root is not None:
-            return self.root / config.fingerprint()
-        return default_directory(config, Objective())
+            return (self.root / config.fingerprint()).absolute()
+        return default_directory(config, Objective()).absolute()
 
     def __call__(self, config: GameConfig, for_pricing: bool = False) -> Summary:
         """The variant's summary, solving it (reading a shared stage A when one is there) if need be.

@@ -31,8 +31,9 @@ FORMAT = 4
 
 
 def cache_dir() -> Path:
-    """Folder of the cached tables."""
-    return Path(os.environ.get("MAHJONG_POKER_CACHE", Path.home() / ".cache" / "mahjong-poker"))
+    """Folder of the cached tables, absolute: worker processes kept from an earlier call may work in
+    another folder."""
+    return Path(os.environ.get("MAHJONG_POKER_CACHE", Path.home() / ".cache" / "mahjong-poker")).absolute()
 
 
 class Geometry(Protocol):
