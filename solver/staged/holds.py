@@ -71,7 +71,16 @@ import numpy as np
 from solver.game.bonus import community_bonus_net
 from solver.game.community import alone_index, community_index
 from solver.game.config import GameConfig
-from solver.game.hu import _flags_level, _hu_level, _level_packed, _needs_of_key, _suit_keys, digit_cap, suit_table
+from solver.game.hu import (
+    _flags_level,
+    _level_from_flags,
+    _level_packed,
+    _needs_of_key,
+    _suit_flags_with_hand,
+    _suit_keys,
+    digit_cap,
+    suit_table,
+)
 from solver.game.options import TIE_TOLERANCE
 from solver.game.payouts import TingConstants
 from solver.runtime.jit import kernel
@@ -137,38 +146,37 @@ def _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, weight_table
 
 
 @kernel(inline="always")
-def _completion_levels(hold, x, keys, table, suits, ranks, cap, powers, jokers, out):
+def _completion_levels(x, keys, table, suits, ranks, cap, powers, jokers, needs, one, one_needs, out):
     """``out[a, b]`` = plain hu level of X + a + b for every pair of suited types (X = hold + community,
-    suit keys ``keys``), from the suits' packed joker needs. A pair across two suits changes each suit
-    by one card, so each type's one-card needs are looked up once; only same-suit pairs need a key of
-    their own."""
-    n_suited = suits * ranks
-    needs = np.empty(3, np.int64)
+    suit keys ``keys``), from the suits' packed joker needs (``needs``, ``one``, ``one_needs``: buffers of
+    3 and of the suited types). A pair across two suits changes each suit by one card, so each type's
+    one-card needs are looked up once; only same-suit pairs need a key of their own. The level does not
+    depend on the suits' order. Loops run by suit and rank: no division by the number of ranks."""
     for s in range(3):
         needs[s] = _needs_of_key(table, keys[s])
-    one = np.empty(n_suited, np.int64)
-    one_needs = np.empty(n_suited, np.int64)
-    for t in range(n_suited):
-        s = t // ranks
-        one[t] = keys[s] + (powers[t - s * ranks] if x[t] + 1 <= cap else 0)
-        one_needs[t] = _needs_of_key(table, one[t])
-    for a in range(n_suited):
-        sa = a // ranks
-        for b in range(a, n_suited):
-            sb = b // ranks
-            if sa == sb:
-                key = one[a] + (powers[b - sb * ranks] if x[b] + 1 + (1 if a == b else 0) <= cap else 0)
-                pair = _needs_of_key(table, key)
-                n0 = pair if sa == 0 else needs[0]
-                n1 = pair if sa == 1 else needs[1]
-                n2 = pair if sa == 2 else needs[2]
-            else:
-                n0 = one_needs[a] if sa == 0 else needs[0]
-                n1 = one_needs[a] if sa == 1 else (one_needs[b] if sb == 1 else needs[1])
-                n2 = one_needs[b] if sb == 2 else needs[2]
-            level = _level_packed(n0, n1, n2, jokers)
-            out[a, b] = level
-            out[b, a] = level
+    for s in range(suits):
+        for r in range(ranks):
+            t = s * ranks + r
+            one[t] = keys[s] + (powers[r] if x[t] + 1 <= cap else 0)
+            one_needs[t] = _needs_of_key(table, one[t])
+    for sa in range(suits):
+        other0 = needs[(sa + 1) % 3]
+        other1 = needs[(sa + 2) % 3]
+        for ra in range(ranks):
+            a = sa * ranks + ra
+            for rb in range(ra, ranks):
+                b = sa * ranks + rb
+                key = one[a] + (powers[rb] if x[b] + 1 + (1 if a == b else 0) <= cap else 0)
+                level = _level_packed(np.int64(table[key]), other0, other1, jokers)  # key >= 0: the suit exists
+                out[a, b] = level
+                out[b, a] = level
+            for sb in range(sa + 1, suits):
+                third = needs[3 - sa - sb]
+                for rb in range(ranks):
+                    b = sb * ranks + rb
+                    level = _level_packed(one_needs[a], one_needs[b], third, jokers)
+                    out[a, b] = level
+                    out[b, a] = level
 
 
 @kernel(inline="always")
@@ -198,15 +206,41 @@ def _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a
 
 
 @kernel(inline="always")
-def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, suits, ranks, levels):
+def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, x, keys, powers, cap, suits, ranks, memo, levels):
     """The hand-card rule differs from the plain test only where the six community cards alone form a
-    hu: set those completions' ``levels`` with it (community ``i``'s counts in ``comm``)."""
+    hu: set those completions' ``levels`` with it (community ``i``'s counts in ``comm``, hold plus it ``x``,
+    whose suit keys are ``keys``). A suit's hand-card flags depend on the hold's cards in it and the suit's
+    key, so ``memo[s, key]`` keeps them for the hold (-1: not yet known): most completions meet a suit the
+    hold has seen before. A completion whose key would cap a count is computed in full. No helper is called
+    per completion: numba counts references to each array a call is handed, atomically, even inlined."""
     for e in range(alone_offsets[i], alone_offsets[i + 1]):
         t1 = alone_pairs[e, 0]
         t2 = alone_pairs[e, 1]
+        same = 1 if t1 == t2 else 0
         comm[t1] += 1
         comm[t2] += 1
-        level = _flags_level(hold, comm, suits, ranks)
+        if x[t1] + 1 + same <= cap and x[t2] + 1 + same <= cap:
+            s1 = t1 // ranks
+            s2 = t2 // ranks
+            f0 = 0
+            f1 = 0
+            f2 = 0
+            for s in range(suits):
+                key = keys[s] + (powers[t1 - s1 * ranks] if s1 == s else 0) \
+                    + (powers[t2 - s2 * ranks] if s2 == s else 0)
+                flags = memo[s, key]
+                if flags < 0:
+                    flags = _suit_flags_with_hand(hold, comm, s * ranks, ranks)
+                    memo[s, key] = flags
+                if s == 0:
+                    f0 = flags
+                elif s == 1:
+                    f1 = flags
+                else:
+                    f2 = flags
+            level = _level_from_flags(f0, f1, f2)
+        else:
+            level = _flags_level(hold, comm, suits, ranks)
         comm[t1] -= 1
         comm[t2] -= 1
         levels[t1, t2] = level
@@ -214,18 +248,25 @@ def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, suits, ranks, l
 
 
 @kernel(inline="always")
-def _pair_wins(m, levels, n_suited):
-    """W and Wf: the completions from the pool ``m`` that make a hu and a flush hu."""
-    win = 0
-    win_flush = 0
-    for a in range(n_suited):
-        for b in range(a, n_suited):
-            pairs = m[a] * (m[a] - 1) // 2 if a == b else m[a] * m[b]
-            if levels[a, b] == 1:
-                win += pairs
-            elif levels[a, b] == 2:
-                win_flush += pairs
-    return win, win_flush
+def _pair_columns(m, levels, n_suited, lin_local):
+    """The columns ``L_t`` of W and Wf from the pool ``m`` (``lin_local[k, t]``), and W and Wf themselves: the
+    completions from the pool that make a hu and a flush hu. Each completion pair {a, b} is counted once from
+    each end, so W = (sum_t m_t L_t) / 2."""
+    win2 = 0
+    flush2 = 0
+    for t in range(n_suited):
+        hu_sum = 0
+        flush_sum = 0
+        for b in range(n_suited):
+            left = m[b] - (1 if b == t else 0)
+            level = levels[t, b]
+            hu_sum += left * (level == 1)
+            flush_sum += left * (level == 2)
+        lin_local[0, t] = hu_sum
+        lin_local[1, t] = flush_sum
+        win2 += m[t] * hu_sum
+        flush2 += m[t] * flush_sum
+    return win2 // 2, flush2 // 2
 
 
 @kernel(inline="always")
@@ -241,22 +282,14 @@ def _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
 
 
 @kernel(inline="always")
-def _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited):
+def _fill_columns(j, comm, levels, lin_local, acount, pair_level, lin, n_suited):
     """Live community ``j``'s counts, pair levels and the columns L_t of W and Wf."""
     for t in range(n_suited):
         acount[t, j] = comm[t]
-        hu_sum = 0
-        flush_sum = 0
-        for b in range(n_suited):
-            left = m[b] - (1 if b == t else 0)
-            if levels[t, b] == 1:
-                hu_sum += left
-            elif levels[t, b] == 2:
-                flush_sum += left
-            if b >= t:  # the walk reads v(t, b) only for t <= b (its dead cards come sorted)
-                pair_level[t, b, j] = levels[t, b]
-        lin[0, t, j] = hu_sum
-        lin[1, t, j] = flush_sum
+        lin[0, t, j] = lin_local[0, t]
+        lin[1, t, j] = lin_local[1, t]
+        for b in range(t, n_suited):  # the walk reads v(t, b) only for t <= b (its dead cards come sorted)
+            pair_level[t, b, j] = levels[t, b]
 
 
 @kernel
@@ -284,6 +317,11 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     comm = np.zeros(hold.shape[0], np.int64)
     keys = np.empty(3, np.int64)
     levels = np.empty((n_suited, n_suited), np.int64)
+    lin_local = np.empty((2, n_suited), np.int64)
+    needs = np.empty(3, np.int64)
+    one = np.empty(n_suited, np.int64)
+    one_needs = np.empty(n_suited, np.int64)
+    memo = np.full((3, table.shape[0]) if jokers == 0 else (3, 0), -1, np.int8)
     m = np.empty(n_suited, np.int64)
     a_types = np.empty(4, np.int64)
     a_counts = np.empty(4, np.int64)
@@ -292,15 +330,17 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
         n_distinct, weight = _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a_counts)
         if n_distinct < 0:
             continue
-        level11 = _hu_level(x, suits, ranks)
+        _suit_keys(x, suits, ranks, cap, keys)
+        level11 = _level_packed(_needs_of_key(table, keys[0]), _needs_of_key(table, keys[1]),
+                                _needs_of_key(table, keys[2]), jokers)
         if level11 > 0:
             _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, g_flush if level11 == 2 else g_hu)
             continue
-        _suit_keys(x, suits, ranks, cap, keys)
-        _completion_levels(hold, x, keys, table, suits, ranks, cap, powers, jokers, levels)
+        _completion_levels(x, keys, table, suits, ranks, cap, powers, jokers, needs, one, one_needs, levels)
         if jokers == 0:
-            _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, suits, ranks, levels)
-        win, win_flush = _pair_wins(m, levels, n_suited)
+            _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, x, keys, powers, cap, suits, ranks, memo,
+                              levels)
+        win, win_flush = _pair_columns(m, levels, n_suited, lin_local)
         if prune and not _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
             continue
         j = n_live
@@ -309,7 +349,7 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
         w0[j] = weight
         q0[0, j] = win
         q0[1, j] = win_flush
-        _fill_columns(j, comm, m, levels, acount, pair_level, lin, n_suited)
+        _fill_columns(j, comm, levels, lin_local, acount, pair_level, lin, n_suited)
     return n_live
 
 
