@@ -23,6 +23,7 @@ from solver.game.objective import RESTRICTIONS
 from solver.game.options import TIE_TOLERANCE, Stage
 from solver.products.query import best_play, describe_option, stderr_progress
 from solver.render.textfmt import text_table
+from solver.runtime.diskcache import pin_cache_dir
 from solver.runtime.parallel import mark_parent, quiet_resource_tracker, stop_workers
 from solver.tables.files import note_config_file
 
@@ -924,6 +925,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # --help, --version (0) or a bad argument (2, its one line already printed)
         return int(stop.code or 0)
     mark_parent()
+    pin_cache_dir()
     quiet_resource_tracker()
     note_config_file(getattr(args, "config", None))  # a hint to solve repeats the --config given
     # after an interrupt joblib would say, as the command ends, that the abandoned work went unused

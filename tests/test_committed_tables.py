@@ -54,7 +54,7 @@ def test_committed_real_deck_tables() -> None:
 
 
 #: Two and three 82-card decks (configs/two-decks.toml, three-decks.toml): their committed summary and return
-#: table. The EVs are what the solve gave (8-10 minutes each on 2 cores), pinned as regression guards: the
+#: table. The EVs are what the solve gave (5-9 minutes each on 2 cores), pinned as regression guards: the
 #: independent checks of three decks are the plain game trees on smaller decks (docs/correctness.md).
 DECKS = {"b5c5681fd3bda0a3": ("two-decks.toml", 2, Fraction(63930116291978475434913151, 174000309467371896795468000)),
          "29ceb7ff00ffc814": ("three-decks.toml", 3,

@@ -1,3 +1,6 @@
+import os
+from pathlib import Path
+
 import numpy as np
 
 from solver.game.cards import DeckGeometry
@@ -108,3 +111,16 @@ def test_a_cache_folder_that_is_a_file_is_one_line(tmp_path, monkeypatch, capsys
     monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path / "file"))
     assert main(["cache"]) == 2
     assert "is a file, not a folder" in capsys.readouterr().err
+
+
+def test_a_relative_cache_folder_is_pinned_for_the_workers(tmp_path: Path, monkeypatch) -> None:
+    """A relative $MAHJONG_POKER_CACHE names the folder under the working one when the command starts, for
+    the worker processes too (they inherit the environment and may work elsewhere)."""
+    from solver.runtime.diskcache import cache_dir, pin_cache_dir
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MAHJONG_POKER_CACHE", "cache")
+    pin_cache_dir()
+    monkeypatch.chdir(tmp_path.parent)
+    assert cache_dir() == tmp_path / "cache"
+    assert os.environ["MAHJONG_POKER_CACHE"] == str(tmp_path / "cache")

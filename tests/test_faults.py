@@ -203,7 +203,8 @@ def test_a_paytable_stopped_while_variants_run_side_by_side_leaves_no_process_an
     finished = [d for d in (tmp_path / "strategy_tables").iterdir() if (d / "summary.parquet").exists()]
     assert 3 <= len(finished) < 6
     # the pool's worker processes, started from another folder and kept for the next call, must still
-    # find the variants' folders (they were handed relative paths, and solved all six again elsewhere)
+    # find the variants' folders (they were handed relative paths, and solved all six again elsewhere);
+    # the stop leaves 2 or 3 variants as a rule, which the resumed run solves side by side in that pool
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
     Parallel(n_jobs=2, backend="loky")(delayed(os.getpid)() for _ in range(4))

@@ -36,6 +36,13 @@ def cache_dir() -> Path:
     return Path(os.environ.get("MAHJONG_POKER_CACHE", Path.home() / ".cache" / "mahjong-poker")).absolute()
 
 
+def pin_cache_dir() -> None:
+    """Write a relative ``$MAHJONG_POKER_CACHE`` as the absolute folder it names now, so that the worker
+    processes started from here, and kept working in a folder of their own, use the same cache."""
+    if "MAHJONG_POKER_CACHE" in os.environ:
+        os.environ["MAHJONG_POKER_CACHE"] = str(cache_dir())
+
+
 class Geometry(Protocol):
     """What a cached table's name reads of its deck (a :class:`solver.game.cards.DeckGeometry`; the runtime
     layer names no game type)."""

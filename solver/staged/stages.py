@@ -40,17 +40,17 @@ def _row_of(keys, key):
 
 
 @kernel(inline="always")
-def _sub_holds(hand, n_types, holds, discards):
-    """The distinct four-card holds of a sorted six-card ``hand``, in lexicographic order, each with the
-    two cards it throws; returns how many (at most 15)."""
-    codes = np.empty(15, np.int64)
+def _sub_holds(hands, row, n_types, holds, discards, codes):
+    """The distinct four-card holds of the sorted six-card hand ``hands[row]``, in lexicographic order, each
+    with the two cards it throws; returns how many (at most 15). ``codes``: room for 15. Neither an array
+    made per call nor a row's view (numba counts references to each, atomically, at every call)."""
     n = 0
     for i in range(6):
         for j in range(i + 1, 6):
             code = 0
             for c in range(6):
                 if c != i and c != j:
-                    code = code * n_types + hand[c]
+                    code = code * n_types + hands[row, c]
             seen = False
             for k in range(n):
                 if codes[k] == code:
@@ -68,10 +68,10 @@ def _sub_holds(hand, n_types, holds, discards):
         a = 0
         t = 0
         for c in range(6):
-            if a < 4 and holds[k, a] == hand[c]:
+            if a < 4 and holds[k, a] == hands[row, c]:
                 a += 1
             else:
-                discards[k, t] = hand[c]
+                discards[k, t] = hands[row, c]
                 t += 1
     return n
 
@@ -206,10 +206,11 @@ def _hold_keys(hands, deads, choice, suits, ranks, powers, out):
     n_types = suits * ranks + 1
     holds = np.empty((15, 4), np.int64)
     thrown = np.empty((15, 2), np.int64)
+    codes = np.empty(15, np.int64)
     dead = np.empty(4, np.int64)
     scratch = np.empty(4, np.int64)
     for i in range(hands.shape[0]):
-        _sub_holds(hands[i], n_types, holds, thrown)
+        _sub_holds(hands, i, n_types, holds, thrown, codes)
         h = choice[i]
         dead[:2] = thrown[h]
         dead[2:] = deads[i]
@@ -221,8 +222,9 @@ def _thrown_by(hands, choice, n_types, out):
     """The two cards each post-draw hand throws to keep its ``choice[i]``-th distinct hold."""
     holds = np.empty((15, 4), np.int64)
     thrown = np.empty((15, 2), np.int64)
+    codes = np.empty(15, np.int64)
     for i in range(hands.shape[0]):
-        _sub_holds(hands[i], n_types, holds, thrown)
+        _sub_holds(hands, i, n_types, holds, thrown, codes)
         out[i, 0] = thrown[choice[i], 0]
         out[i, 1] = thrown[choice[i], 1]
 
@@ -239,20 +241,27 @@ def _state_holds(hands, deads, a_keys, suits, ranks, powers, out_holds, out_thro
     scratch = np.empty(n_dead, np.int64)
     holds = np.zeros((15, 4), np.int64)
     thrown = np.zeros((15, 2), np.int64)
+    codes = np.empty(15, np.int64)
+    hold = np.empty(4, np.int64)
     for i in range(hands.shape[0]):
-        n = _sub_holds(hands[i], n_types, holds, thrown)
+        n = _sub_holds(hands, i, n_types, holds, thrown, codes)
         out_n[i] = n
         first[:] = 0
         for c in range(6):
             first[hands[i, c]] += 1
         out_level[i] = _hu_level(first, suits, ranks)
-        dead[2:] = deads[i]
+        for c in range(n_dead - 2):  # element by element: a row's view is counted like any array
+            dead[2 + c] = deads[i, c]
         for h in range(n):
-            if out_holds.shape[0]:
-                out_holds[i, h] = holds[h]
-                out_thrown[i, h] = thrown[h]
-            dead[:2] = thrown[h]
-            out_rows[i, h] = _row_of(a_keys, _canonical_key_of_cards(holds[h], 4, dead, n_dead, suits, ranks, powers,
+            for c in range(4):
+                hold[c] = holds[h, c]
+                if out_holds.shape[0]:
+                    out_holds[i, h, c] = holds[h, c]
+            for c in range(2):
+                dead[c] = thrown[h, c]
+                if out_holds.shape[0]:
+                    out_thrown[i, h, c] = thrown[h, c]
+            out_rows[i, h] = _row_of(a_keys, _canonical_key_of_cards(hold, 4, dead, n_dead, suits, ranks, powers,
                                                                      scratch))
 
 
