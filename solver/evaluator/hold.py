@@ -57,6 +57,7 @@ from solver.game.hu import (
     _level_from_flags,
     _level_packed,
     _needs_of_key,
+    _new_flags_memo,
     _suit_flags_with_hand,
     _suit_keys,
     digit_cap,
@@ -508,13 +509,12 @@ def _new_counts(n_suited, jokers):
 
 @kernel(inline="always")
 def _new_hand_rule(hold, alone, cap, ranks, jokers):
-    """Memos for the hand-card re-test: hand-card flags of a suit by its key (see
-    :func:`solver.game.hu._suit_flags_with_hand`), -1 until found, (cap + 1)^ranks bytes per suit
-    (a hashed memo measured twice as slow per pass), and both levels of each six-card community
-    that forms a hu alone (plain | hand-card level << 2)."""
+    """Memos for the hand-card re-test: hand-card flags of a suit by its key
+    (:func:`solver.game.hu._new_flags_memo`), and both levels of each six-card community that forms a hu
+    alone (plain | hand-card level << 2)."""
     _, _, sixes = alone
     n_sixes = sixes.max() + 1 if sixes.shape[0] > 0 else 0
-    return (np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8), np.zeros(3, np.int64),
+    return (_new_flags_memo(cap, ranks, jokers), np.zeros(3, np.int64),
             np.full(n_sixes if jokers == 0 else 0, -1, np.int8), np.zeros(hold.shape[0], np.int64))
 
 

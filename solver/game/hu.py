@@ -174,6 +174,15 @@ def _suit_flags_with_hand(hand, community, start, ranks):
 
 
 @kernel(inline="always")
+def _new_flags_memo(cap, ranks, jokers):
+    """A hold's memo of suits' hand-card flags (:func:`_suit_flags_with_hand`) by suit and suit key, -1 until
+    found: (cap + 1)^ranks bytes a suit (0.8 MB for the real deck), none with a joker in hand (the rule is
+    then the plain test). Looked up by key directly: a hashed memo measured slower per lookup (the
+    evaluator's passes twice as long, stage A's columns 6% longer)."""
+    return np.full((3, (cap + 1) ** ranks if jokers == 0 else 1), -1, np.int8)
+
+
+@kernel(inline="always")
 def _level_from_flags(f0, f1, f2):
     """Hand-card hu level from three suits' flags (a missing suit has none): a flush hu when
     one suit has a pair plus a set touching the hand, else a hu when a pair and a set of two

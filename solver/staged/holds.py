@@ -76,6 +76,7 @@ from solver.game.hu import (
     _level_from_flags,
     _level_packed,
     _needs_of_key,
+    _new_flags_memo,
     _suit_flags_with_hand,
     _suit_keys,
     digit_cap,
@@ -205,20 +206,15 @@ def _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a
     return n_distinct, weight
 
 
-#: Slots of the per-hold memo of suits' hand-card flags (:func:`_hand_rule_levels`), a power of two: a real-deck
-#: hold meets about 4,000 distinct (suit, key) pairs; past half full the memo keeps no more.
-MEMO_SLOTS = 1 << 14
-
-
 @kernel(inline="always")
 def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, x, keys, powers, cap, suits, ranks, memo, levels):
     """The hand-card rule differs from the plain test only where the six community cards alone form a
     hu: set those completions' ``levels`` with it (community ``i``'s counts in ``comm``, hold plus it ``x``,
     whose suit keys are ``keys``). A suit's hand-card flags depend on the hold's cards in it and the suit's
-    key, so the hold's ``memo`` (a hash table) keeps them by (suit, key): most completions meet a suit
-    the hold has seen before. A completion whose key would cap a count is computed in full. Numba counts
-    references to each array a call is handed, atomically, even inlined: the loop calls no helper that takes
-    arrays but on a memo miss."""
+    key, so the hold's ``memo`` (:func:`solver.game.hu._new_flags_memo`, as the evaluator's) keeps them:
+    most completions meet a suit the hold has seen before. A completion whose key would cap a count is
+    computed in full. Numba counts references to each array a call is handed, atomically, even inlined:
+    the loop calls no helper that takes arrays but on a memo miss."""
     for e in range(alone_offsets[i], alone_offsets[i + 1]):
         t1 = alone_pairs[e, 0]
         t2 = alone_pairs[e, 1]
@@ -234,18 +230,10 @@ def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, x, keys, powers
             for s in range(suits):
                 key = keys[s] + (powers[t1 - s1 * ranks] if s1 == s else 0) \
                     + (powers[t2 - s2 * ranks] if s2 == s else 0)
-                entry = key * 3 + s
-                slot = ((entry * 2654435761) >> 12) & (MEMO_SLOTS - 1)
-                while memo[0, slot] != entry and memo[0, slot] >= 0:  # open addressing, linear probing
-                    slot = (slot + 1) & (MEMO_SLOTS - 1)
-                if memo[0, slot] == entry:
-                    flags = memo[1, slot]
-                else:
+                flags = memo[s, key]
+                if flags < 0:
                     flags = _suit_flags_with_hand(hold, comm, s * ranks, ranks)
-                    if memo[1, MEMO_SLOTS] < MEMO_SLOTS // 2:  # the count of entries kept
-                        memo[0, slot] = entry
-                        memo[1, slot] = flags
-                        memo[1, MEMO_SLOTS] += 1
+                    memo[s, key] = flags
                 if s == 0:
                     f0 = flags
                 elif s == 1:
@@ -335,8 +323,7 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     needs = np.empty(3, np.int64)
     one = np.empty(n_suited, np.int64)
     one_needs = np.empty(n_suited, np.int64)
-    memo = np.full((2, MEMO_SLOTS + 1), -1, np.int64)  # (suit, key) entries, their flags; the count last
-    memo[1, MEMO_SLOTS] = 0
+    memo = _new_flags_memo(cap, ranks, jokers)
     m = np.empty(n_suited, np.int64)
     a_types = np.empty(4, np.int64)
     a_counts = np.empty(4, np.int64)
