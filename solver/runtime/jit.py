@@ -179,8 +179,51 @@ def _register_typing() -> None:
         return
     from numba.extending import typeof_impl
 
+    _register_unowned()
+
     @typeof_impl.register(Kernel)
     def _typeof_kernel(value: Kernel, context: Any) -> Any:
         return typeof_impl(value.dispatcher, context)
 
     _typing_registered = True
+
+
+def unowned(arrays: Any) -> Any:
+    """``arrays`` (an array or a tuple of arrays) as they are; in compiled code, the same arrays without their
+    reference counts (their meminfos). numba counts references to every array a call is handed, atomically,
+    even when the callee is inlined: in a kernel's inner loop that can cost a tenth of its time
+    (docs/performance.md). An unowned array, and every view of it, is counted by no one: the caller keeps
+    the original alive for as long as the kernel runs, so a kernel unowns its arguments, never arrays it
+    allocates itself (those are freed once their last owned reference goes)."""
+    return arrays
+
+
+def _register_unowned() -> None:
+    """Compile :func:`unowned`: each array's structure copied with a null meminfo and parent."""
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic, overload
+
+    def without_meminfo(context: Any, builder: Any, array_type: Any, value: Any) -> Any:
+        if not isinstance(array_type, types.Array):
+            return value
+        copy = context.make_array(array_type)(context, builder, value=value)
+        copy.meminfo = cgutils.get_null_value(copy.meminfo.type)
+        copy.parent = cgutils.get_null_value(copy.parent.type)
+        return copy._getvalue()
+
+    @intrinsic
+    def _unowned_intrinsic(typingctx: Any, arrays: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if not isinstance(arrays, types.BaseTuple):
+                return without_meminfo(context, builder, arrays, args[0])
+            items = [without_meminfo(context, builder, t, builder.extract_value(args[0], i))
+                     for i, t in enumerate(arrays)]
+            return context.make_tuple(builder, arrays, items)
+        return arrays(arrays), codegen
+
+    @overload(unowned, inline="always")
+    def _unowned(arrays):  # type: ignore[no-untyped-def]  # numba compares its parameters with the implementation's
+        if isinstance(arrays, types.Array) or isinstance(arrays, types.BaseTuple) and all(
+                isinstance(t, types.Array) for t in arrays):  # only arrays: anything else counted would be miscounted
+            return lambda arrays: _unowned_intrinsic(arrays)
+        return None

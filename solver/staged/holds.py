@@ -70,7 +70,7 @@ import numpy as np
 
 from solver.game.bonus import community_bonus_net
 from solver.game.community import alone_index, community_index
-from solver.game.config import GameConfig
+from solver.game.config import DeckGeometry, GameConfig
 from solver.game.hu import (
     _flags_level,
     _level_from_flags,
@@ -84,7 +84,7 @@ from solver.game.hu import (
 )
 from solver.game.options import TIE_TOLERANCE
 from solver.game.payouts import TingConstants
-from solver.runtime.jit import kernel
+from solver.runtime.jit import kernel, unowned
 
 #: The walk's arrays per level: the dead set's first 0, 1, 2 and 3 suited cards.
 LEVELS = 4
@@ -297,7 +297,7 @@ def _fill_columns(j, comm, levels, lin_local, acount, pair_level, lin, n_suited)
 @kernel
 def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, cap, t2_least, fa_bets, c_fa, p1,
                   pf1, m_min, m_max, prune, coef_table, base, alive_index, acount, w0, q0, lin, pair_level, g_hu,
-                  g_flush):
+                  g_flush, scratch):
     """Fill the columns of every live community of the hold (count vector ``hold``, jokers last; ``M``:
     the suited pool it leaves). Returns how many are live.
 
@@ -309,24 +309,15 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]`` their
     columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)`` for ``c <= t`` (``v(t, c)`` is the
     same; 0 below the diagonal, which the walk never reads; the bonus net's columns come after,
-    :func:`_bonus_columns`)."""
+    :func:`_bonus_columns`). ``scratch``: the work arrays (:func:`_columns_scratch`). Every array is the
+    caller's, so the loop hands its helpers unowned ones (:func:`solver.runtime.jit.unowned`)."""
+    hold, M, m4, alone_offsets, alone_pairs, table, fa_bets, c_fa, coef_table = unowned(
+        (hold, M, m4, alone_offsets, alone_pairs, table, fa_bets, c_fa, coef_table))
+    alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush = unowned(
+        (alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush))
+    x, comm, keys, levels, lin_local, needs, one, one_needs, memo, m, a_types, a_counts, powers = unowned(scratch)
     n_suited = suits * ranks
     jokers = hold[n_suited]
-    powers = np.ones(ranks, np.int64)
-    for r in range(1, ranks):
-        powers[r] = powers[r - 1] * (cap + 1)
-    x = hold.copy()
-    comm = np.zeros(hold.shape[0], np.int64)
-    keys = np.empty(3, np.int64)
-    levels = np.empty((n_suited, n_suited), np.int64)
-    lin_local = np.empty((2, n_suited), np.int64)
-    needs = np.empty(3, np.int64)
-    one = np.empty(n_suited, np.int64)
-    one_needs = np.empty(n_suited, np.int64)
-    memo = _new_flags_memo(cap, ranks, jokers)
-    m = np.empty(n_suited, np.int64)
-    a_types = np.empty(4, np.int64)
-    a_counts = np.empty(4, np.int64)
     n_live = 0
     for i in range(m4.shape[0]):
         n_distinct, weight = _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a_counts)
@@ -452,13 +443,30 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
         hold, pool, index.m4_types, alone.offsets, alone.pairs, suit_table(geometry), geometry.suits,
         geometry.ranks, digit_cap(geometry), _fewest_completions(pool), constants.fa_bets, constants.c, constants.p1,
         constants.pf1, constants.m_min, constants.m_max, prune and constants.bonus_bet == 0,
-        binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush)
+        binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush,
+        _columns_scratch(hold, geometry))
     live = slice(0, n_live)
     columns = HoldColumns(hold, pool, n_live, alive_index[live].copy(), np.ascontiguousarray(acount[:, live]),
                           w0[live].copy(), np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]),
                           pair_level=np.ascontiguousarray(pair_level[:, :, live]), g_hu=g_hu, g_flush=g_flush,
                           **no_bonus_columns(n_suited))
     return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
+
+
+def _columns_scratch(hold: np.ndarray, geometry: DeckGeometry) -> tuple[np.ndarray, ...]:
+    """:func:`_hold_columns`'s work arrays, made here so that the kernel holds none of its own: the hold plus a
+    community, the community, the suit keys, the completion levels, one community's columns, the suits'
+    joker needs, each type's one-card suit key and needs, the hand-card flags memo, the pool a community
+    leaves, its distinct types and counts, and the powers of a suit key's digits."""
+    n_suited = geometry.n_suited
+    cap = digit_cap(geometry)
+
+    def ints(*shape: int) -> np.ndarray:
+        return np.empty(shape, np.int64)
+
+    return (hold.copy(), np.zeros(len(hold), np.int64), ints(3), ints(n_suited, n_suited), ints(2, n_suited),
+            ints(3), ints(n_suited), ints(n_suited), _new_flags_memo(cap, geometry.ranks, int(hold[n_suited])),
+            ints(n_suited), ints(4), ints(4), (cap + 1) ** np.arange(geometry.ranks, dtype=np.int64))
 
 
 def no_bonus_columns(n_suited: int) -> dict[str, np.ndarray]:
@@ -907,7 +915,7 @@ def _write_tracked(row, s11_hu, s11_flush, rest, t2, sums):
 @kernel(nogil=True)
 def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet,
           track_min, tracking, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded,
-          bonus_bet, coef_table, base, out):
+          bonus_bet, coef_table, base, out, scratch):
     """Value (or, ``tracking``, count the outcomes of) one hold against each dead set of ``dead_rows``.
 
     ``dead_rows``: sorted rows of four type indices, jokers (index ``n_suited``) last, in increasing
@@ -916,36 +924,24 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     no bonus bet, share each leaf's weights, W and Wf; ``excluded[k, :n_excluded[k]]``: the communities
     variant k's payouts leave out). Values: ``out[k, r]`` as :func:`walk` returns them. Tracking (one
     variant): ``out[0, r]`` holds :data:`TRACK_COLUMNS` for bet ``track_bet[r]`` (only the smallest ting
-    multiple when ``track_min[r]``).
+    multiple when ``track_min[r]``). ``scratch``: the work arrays (:func:`_walk_scratch`). Every array is the
+    caller's, so the walk hands its helpers unowned ones (:func:`solver.runtime.jit.unowned`).
     """
+    (acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet, track_min,
+     fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded, coef_table, out) = unowned(
+        (acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet,
+         track_min, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded, coef_table, out))
+    (w_lv, q_lv, qb_lv, lin_lv, linb_lv, built, needed, no_level, no_bonus, no_lin, no_linb, no_a, types, counts, sums,
+     inputs) = unowned(scratch)
     n_suited = pool.shape[0]
-    n = w0.shape[0]
-    nb = qb0.shape[0]
-    with_bonus = nb > 0
-    w_lv = np.empty((LEVELS, n))
-    q_lv = np.empty((LEVELS, 2, n))
-    qb_lv = np.empty((LEVELS, nb))
-    lin_lv = np.empty((3, 2, n_suited, n), np.int16)
-    linb_lv = np.empty((3, n_suited, nb))
+    with_bonus = qb0.shape[0] > 0
     w_lv[0] = w0
     q_lv[0] = q0
     qb_lv[0] = qb0
     lin_lv[0] = lin0
     linb_lv[0] = linb0
-    built = np.full(LEVELS, -2, np.int64)
-    needed = np.empty(n_suited, np.bool_)
-    no_level = np.zeros(n, np.int8)
-    no_bonus = np.zeros(nb, pair_bonus.dtype)
-    no_lin = np.zeros(n, np.int16)
-    no_linb = np.zeros(nb)
-    no_a = np.zeros(n, np.int8)
-    types = np.empty(4, np.int64)
-    counts = np.empty(4, np.int64)
-    sums = np.empty(7)
-    # several variants, or more fa-hu bets than the fused leaf takes a pass, share each leaf's weights, W and
-    # Wf from a buffer
-    buffered = (out.shape[0] > 1 or fa_bets.shape[1] > WIDE_BETS) and not with_bonus
-    inputs = np.empty((3, n if buffered else 0))
+    built[:] = -2
+    buffered = _buffers_leaf(out.shape[0], fa_bets.shape[1], with_bonus)
     n_pool = pool.sum()
     for r in range(dead_rows.shape[0]):
         k = _suited_dead(dead_rows, r, n_suited)
@@ -998,6 +994,27 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
             out[v, r, fa_bets.shape[1] + 1] = s11_hu
             out[v, r, fa_bets.shape[1] + 2] = s11_flush
             _priced_row(out[v, r], left, fa_bets[v], hu_pays[v], flush_pays[v])
+
+
+@kernel(inline="always")
+def _buffers_leaf(n_variants, n_bets, with_bonus):
+    """Whether the walk's leaf writes each community's weight, W and Wf to a buffer, for several variants or
+    more fa-hu bets than the fused leaf takes a pass to share (never with a bonus bet)."""
+    return (n_variants > 1 or n_bets > WIDE_BETS) and not with_bonus
+
+
+def _walk_scratch(columns: HoldColumns, n_variants: int, n_bets: int) -> tuple[np.ndarray, ...]:
+    """:func:`_walk`'s work arrays, made here so that the kernel holds none of its own: each level's weights,
+    W and Wf, bonus nets and columns; the cards each level was built for; the columns a node must build;
+    zeros for a leaf with no dead card; a dead set's distinct types and counts; a tracked leaf's sums; the
+    buffer of a leaf shared by several variants or bets (:func:`_buffers_leaf`)."""
+    n, nb, n_suited = len(columns.w0), len(columns.qb), len(columns.pool)
+    buffered = _buffers_leaf(n_variants, n_bets, nb > 0)
+    return (np.empty((LEVELS, n)), np.empty((LEVELS, 2, n)), np.empty((LEVELS, nb)),
+            np.empty((3, 2, n_suited, n), np.int16), np.empty((3, n_suited, nb)), np.empty(LEVELS, np.int64),
+            np.empty(n_suited, np.bool_), np.zeros(n, np.int8), np.zeros(nb, columns.pair_bonus.dtype),
+            np.zeros(n, np.int16), np.zeros(nb), np.zeros(n, np.int8), np.empty(4, np.int64), np.empty(4, np.int64),
+            np.empty(7), np.empty((3, n if buffered else 0)))
 
 
 @kernel(inline="always")
@@ -1193,7 +1210,8 @@ def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, var
           np.ascontiguousarray(track_bet, dtype=np.int64), np.ascontiguousarray(track_min, dtype=np.bool_), tracking,
           stacked("fa_bets"), stacked("c"), stacked("step11_hu"), stacked("step11_flush"), stacked("p1"),
           stacked("pf1"), stacked("m_min"), stacked("m_max"), excluded, n_excluded, variants[0].bonus_bet,
-          binomial_table(geometry.copies_in_play), geometry.n_suited + 1, out)
+          binomial_table(geometry.copies_in_play), geometry.n_suited + 1, out,
+          _walk_scratch(columns, len(variants), len(variants[0].fa_bets)))
     return out
 
 
