@@ -333,12 +333,12 @@ def _bet_columns(solve: SolveJob) -> np.ndarray:
 
 def _draws_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
     """Stage B for the post-draw classes of a chunk of canonical six-card hands, with each class's stage-A
-    rows (:func:`_stage_draws` stores them)."""
+    rows when the solve keeps a column store (:func:`_stage_draws` stores them)."""
     a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
     keys, level, n_holds, rows = _draw_rows(solve.config.geometry, hands, a["key"])
     play_on, best = _draw_play(solve, rows, n_holds, a["values"])
-    return pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds,
-                     "rows": list_column(rows)})
+    table = pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds})
+    return table.append_column("rows", list_column(rows)) if solve.column_store is not None else table
 
 
 def _draw_rows(geometry: DeckGeometry, hands: np.ndarray, a_keys: np.ndarray
@@ -376,13 +376,20 @@ def _stage_draws(solve: SolveJob, quiet: bool) -> None:
         arrays = {"key": kept["key"], "level": kept["level"], "play_on": play_on, "best": best,
                   "holds": kept["holds"]}
     else:
-        paths = run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet)
-        arrays = read_chunks(paths, [*names, "rows"])
-        rows = arrays.pop("rows")
-        if store is not None and _every_hold_found(rows, arrays["holds"]):  # rows over every stage-A key
+        paths = run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet,
+                          tag=_rows_tag(store))
+        arrays = read_chunks(paths, [*names, *(["rows"] if store is not None else [])])
+        rows = arrays.pop("rows", None)
+        if rows is not None and _every_hold_found(rows, arrays["holds"]):  # rows over every stage-A key
             store_rows(store, "draws", {"key": arrays["key"], "level": arrays["level"], "holds": arrays["holds"],
                                         "rows": rows})
     save_stage_arrays(solve.directory, "draws", arrays)
+
+
+def _rows_tag(store: Path | None) -> str:
+    """What stage B's and C's chunks are made with: their rows (about 0.7 GB each on the real deck) only
+    when the solve keeps them in a column store, so that chunks made without them are made again for one."""
+    return "with rows" if store is not None else ""
 
 
 def _every_hold_found(rows: np.ndarray, n_holds: np.ndarray, at_once: int = 1 << 20) -> bool:
@@ -425,7 +432,7 @@ def _firsts_table(solve: SolveJob, hold_rows: np.ndarray, dead_rows: np.ndarray,
 
 def _firsts_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
     """Stage C for the (first hold, thrown) classes of a chunk of canonical holds, with each class's
-    stage-B rows (:func:`_stage_firsts` stores them)."""
+    stage-B rows when the solve keeps a column store (:func:`_stage_firsts` stores them)."""
     geometry = solve.config.geometry
     hold_rows, dead_rows, keys = _first_classes(geometry, holds)
     b_keys = load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"]
@@ -434,7 +441,7 @@ def _firsts_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
     _first_rows(hold_rows, dead_rows, geometry.full_counts(), b_keys, geometry.suits, geometry.ranks,
                 pattern_powers(geometry), rows)
     table = _firsts_table(solve, hold_rows, dead_rows, keys, rows)
-    return table.append_column("rows", list_column(rows))
+    return table.append_column("rows", list_column(rows)) if solve.column_store is not None else table
 
 
 def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
@@ -452,11 +459,11 @@ def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
     if kept is not None:
         table = _firsts_table(solve, *classes, kept["rows"])
     else:
-        paths = run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet)
+        paths = run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet, tag=_rows_tag(store))
         table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
         if store is not None:
             store_rows(store, "firsts", {"rows": as_array(table["rows"])})
-        table = table.drop_columns(["rows"])
+            table = table.drop_columns(["rows"])
     # keep_same: the tables a clone has committed stay as they were when a solve makes them again
     write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective), keep_same=True)
     evs = np.column_stack([as_array(table["ev"]), as_array(table["ev_dd"])])
