@@ -65,7 +65,7 @@ from solver.game.hu import (
 )
 from solver.game.options import TIE_TOLERANCE
 from solver.game.outcomes import Outcome
-from solver.runtime.jit import kernel
+from solver.runtime.jit import kernel, unowned
 
 
 @kernel(inline="always")
@@ -271,36 +271,51 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
-    alone_offsets, alone_pairs, alone_sixes = alone
-    bets, multiples, pays = payouts
-    bonus_bet, bonus_ev, succ4, succ5, m6_net = bonus
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
-    powers = _powers(ranks, cap + 1)
+    n_cases = removals.shape[0]
+    n_bets = payouts[0].shape[0]
     hold_keys = np.empty(3, np.int64)
     _suit_keys(hold, suits, ranks, cap, hold_keys)
-    keys = np.empty(3, np.int64)
-    needs = np.empty(3, np.int64)
-    x = hold.copy()
-    left = unseen.copy()
-    a_powers, profile_of, n_built, h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, one_b, r_bucket, r_mass, \
-        r_n, a_keys, used = _new_profiles(n_profiles, ranks, cap, jokers)
-    hu_of, flush_of = _bucket_levels(jokers)
-    nb = _n_buckets(jokers)
-    bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = _new_counts(n_suited, jokers)
-    flags_of, suit_flags, six_levels, scratch = _new_hand_rule(hold, alone, cap, ranks, jokers)
     total2, needs_r, removing = _cases(removals, unseen)
+    hu_of, flush_of = _bucket_levels(jokers)
+    # the work arrays, all made here: the loop unowns every array it is handed
+    work = (_powers(ranks, cap + 1), hold_keys, np.empty(3, np.int64), np.empty(3, np.int64), hold.copy(),
+            unseen.copy(), np.empty(n_cases), np.zeros(n_suited, np.bool_), np.zeros(n_cases), np.empty(4, np.int64),
+            np.empty(4, np.int64), np.zeros((n_cases, n_bets, SUM_TING_FIRST + 3 * payouts[1].shape[0])),
+            np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of)
+    _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing,
+                    _new_profiles(n_profiles, ranks, cap, jokers), _new_counts(n_suited, jokers),
+                    _new_hand_rule(hold, alone, cap, ranks, jokers), work)
+
+
+@kernel(nogil=True)
+def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, profiles, counts,
+                    hand_rule, work):
+    """:func:`_fa_values`' loop over the communities, handed every array it reads or writes (``profiles``,
+    ``counts``, ``hand_rule``: :func:`_new_profiles`, :func:`_new_counts`, :func:`_new_hand_rule`; ``work``:
+    the rest). It hands its helpers unowned arrays (:func:`solver.runtime.jit.unowned`): with their
+    reference counts, numba's atomic counting took half the kernel's time."""
+    m4, alone, table, suits, ranks, cap, n_profiles = deck
+    m4, table = unowned((m4, table))
+    alone_offsets, alone_pairs, alone_sixes = unowned(alone)
+    bets, multiples, pays = unowned(payouts)
+    bonus_bet, bonus_ev, succ4, succ5, m6_net = bonus
+    bonus_ev, succ4, succ5, m6_net = unowned((bonus_ev, succ4, succ5, m6_net))
+    hold, unseen, removals, out, tracked = unowned((hold, unseen, removals, out, tracked))
+    powers, hold_keys, keys, needs, x, left, weights, in_a, total4, before, runs, sums, bonus_sums, total2, needs_r, \
+        hu_of, flush_of = unowned(work)
+    a_powers, profile_of, n_built, h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, one_b, r_bucket, r_mass, \
+        r_n, a_keys, used = unowned(profiles)
+    bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = unowned(counts)
+    flags_of, suit_flags, six_levels, scratch = unowned(hand_rule)
+    n_suited = unseen.shape[0]
+    jokers = hold[n_suited]
+    nb = _n_buckets(jokers)
     n_cases = removals.shape[0]
-    weights = np.empty(n_cases)
-    in_a = np.zeros(n_suited, np.bool_)  # the card types of the current A
-    total4 = np.zeros(n_cases)
-    before = np.empty(4, np.int64)
-    runs = np.empty(4, np.int64)
     # The values are summed by the decision each community takes (see :func:`_add_outcome`), as
     # integer counts of card combinations, exact in any order: a hold's value does not depend on
     # the order of the communities, so relabelled suits or ranks give it bit for bit.
-    sums = np.zeros((n_cases, bets.shape[0], SUM_TING_FIRST + 3 * multiples.shape[0]))
-    bonus_sums = np.zeros((n_cases, bets.shape[0]))
     for i in range(m4.shape[0]):
         weight = _community_weight(m4, i, left, before, runs)
         if weight == 0.0:
