@@ -26,7 +26,7 @@ from solver.game.objective import Objective
 from solver.game.options import TIE_TOLERANCE, Option
 from solver.game.outcomes import Outcome, slot_scale
 from solver.game.symmetry_kernels import pattern_powers
-from solver.staged.stages import _draw_keys, _hold_keys
+from solver.staged.stages import _draw_keys, _hold_keys, draw_keys_work
 from solver.tables.files import rows_in_threads
 
 #: Actions of a post-draw state, as the draw table stores them.
@@ -98,6 +98,7 @@ def draw_reach(deals: Sequence[DealChoice], config: GameConfig, objective: Objec
     parts_keys, parts_reach = [], []
     keys = np.empty(comb(geometry.n_types + 1, 2), np.int64)
     paths = np.empty_like(keys)
+    work = draw_keys_work(geometry.n_types)
     for deal in deals:
         share = deal.weight * (unit // len(deal.chosen))
         for index in deal.chosen:
@@ -108,7 +109,7 @@ def draw_reach(deals: Sequence[DealChoice], config: GameConfig, objective: Objec
                 continue
             kept = np.array(_minus(deal.hand, option.discard), np.int64)
             n = _draw_keys(kept, np.array(option.discard, np.int64), full, geometry.suits, geometry.ranks,
-                           pattern_powers(geometry), keys, paths)
+                           pattern_powers(geometry), keys, paths, work)
             parts_keys.append(keys[:n] * 2 + (option.bet > 0))
             parts_reach.append(paths[:n] * share)
     if not parts_keys:

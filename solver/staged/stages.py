@@ -29,7 +29,7 @@ from solver.game.cards import DeckGeometry
 from solver.game.hu import _hu_level
 from solver.game.options import TIE_TOLERANCE
 from solver.game.symmetry_kernels import _canonical_key_of_cards, pattern_powers
-from solver.runtime.jit import kernel
+from solver.runtime.jit import kernel, unowned
 
 
 @kernel(inline="always")
@@ -135,12 +135,14 @@ def _first_rows(holds, deads, full, b_keys, suits, ranks, powers, out_rows):
     """For each first hold (``holds[i]``: four cards, ``deads[i]``: the two thrown), stage B's row of the
     post-draw state each draw makes (:func:`_draws_of`'s order; -1 where stage B has none) into
     ``out_rows[i]``; the rest of the row is -1."""
+    holds, deads, full, b_keys, powers, out_rows = unowned((holds, deads, full, b_keys, powers, out_rows))
     n_types = full.shape[0]
     keys = np.empty(n_types * (n_types + 1) // 2, np.int64)
     paths = np.empty_like(keys)
+    work = draw_keys_work(n_types)
     out_rows[:] = -1
     for i in range(holds.shape[0]):
-        n = _draw_keys(holds[i], deads[i], full, suits, ranks, powers, keys, paths)
+        n = _draw_keys(holds[i], deads[i], full, suits, ranks, powers, keys, paths, work)
         for k in range(n):
             out_rows[i, k] = _row_of(b_keys, keys[k])
 
@@ -170,15 +172,22 @@ def _first_values(holds, deads, full, rows, b_level, b_play_on, double_down, di_
         out[i, 1] = total1 / draws
 
 
+@kernel(inline="always")
+def draw_keys_work(n_types):
+    """:func:`_draw_keys`' work arrays: the unseen counts, the draws' pairs of types, a post-draw hand and
+    room for its key."""
+    return (np.empty(n_types, np.int64), np.empty((n_types * (n_types + 1) // 2, 2), np.int64),
+            np.empty(6, np.int64), np.empty(6, np.int64))
+
+
 @kernel(nogil=True)
-def _draw_keys(kept, thrown, full, suits, ranks, powers, keys, paths):
+def _draw_keys(kept, thrown, full, suits, ranks, powers, keys, paths, work):
     """Every two-card draw to a first hold ``kept`` (four cards; ``thrown``: two), in :func:`_draws_of`'s
     order: the canonical key of the post-draw state it makes and its number of physical draws; returns how
-    many draws."""
-    unseen = np.empty(full.shape[0], np.int64)
-    pairs = np.empty((keys.shape[0], 2), np.int64)
-    hand = np.empty(6, np.int64)
-    scratch = np.empty(6, np.int64)
+    many draws. ``work``: :func:`draw_keys_work`; every array is the caller's, unowned here (numba counts
+    references to the arrays each key's helpers are handed, atomically)."""
+    kept, thrown, full, powers, keys, paths = unowned((kept, thrown, full, powers, keys, paths))
+    unseen, pairs, hand, scratch = unowned(work)
     n = _draws_of(kept, thrown, full, unseen, paths, pairs)
     hand[:4] = kept
     for k in range(n):
@@ -230,19 +239,16 @@ def _thrown_by(hands, choice, n_types, out):
 
 
 @kernel(nogil=True)
-def _state_holds(hands, deads, a_keys, suits, ranks, powers, out_holds, out_thrown, out_rows, out_level, out_n):
+def _state_holds(hands, deads, a_keys, suits, ranks, powers, out_holds, out_thrown, out_rows, out_level, out_n, work):
     """For each post-draw state: its distinct holds in lexicographic order, the cards each throws, the
     stage-A row of each (hold, four dead) class (-1 where stage A lacks it), its hu level, how many holds.
-    The holds and the cards thrown are left out when ``out_holds`` has no rows (stage B needs neither)."""
+    The holds and the cards thrown are left out when ``out_holds`` has no rows (stage B needs neither).
+    ``work``: :func:`_state_holds_work`; every array is the caller's, unowned here."""
+    hands, deads, a_keys, powers, out_holds, out_thrown, out_rows, out_level, out_n = unowned(
+        (hands, deads, a_keys, powers, out_holds, out_thrown, out_rows, out_level, out_n))
+    first, dead, scratch, holds, thrown, codes, hold = unowned(work)
     n_types = suits * ranks + 1
     n_dead = 2 + deads.shape[1]
-    first = np.zeros(n_types, np.int64)
-    dead = np.empty(n_dead, np.int64)
-    scratch = np.empty(n_dead, np.int64)
-    holds = np.zeros((15, 4), np.int64)
-    thrown = np.zeros((15, 2), np.int64)
-    codes = np.empty(15, np.int64)
-    hold = np.empty(4, np.int64)
     for i in range(hands.shape[0]):
         n = _sub_holds(hands, i, n_types, holds, thrown, codes)
         out_n[i] = n
@@ -289,5 +295,13 @@ def state_holds(hands: np.ndarray, deads: np.ndarray, a_keys: np.ndarray, geomet
                      np.empty(n, np.int8), np.empty(n, np.int64))
     _state_holds(np.ascontiguousarray(hands, np.int64), np.ascontiguousarray(deads, np.int64),
                  np.ascontiguousarray(a_keys, np.int64), geometry.suits, geometry.ranks, pattern_powers(geometry),
-                 out.holds, out.thrown, out.rows, out.level, out.n_holds)
+                 out.holds, out.thrown, out.rows, out.level, out.n_holds,
+                 _state_holds_work(geometry, 2 + deads.shape[1]))
     return out
+
+
+def _state_holds_work(geometry: DeckGeometry, n_dead: int) -> tuple[np.ndarray, ...]:
+    """:func:`_state_holds`' work arrays: a hand's counts, the dead cards of a hold and room for its key, the
+    distinct holds, the cards each throws, their codes, one hold."""
+    return (np.zeros(geometry.n_types, np.int64), np.empty(n_dead, np.int64), np.empty(n_dead, np.int64),
+            np.zeros((15, 4), np.int64), np.zeros((15, 2), np.int64), np.empty(15, np.int64), np.empty(4, np.int64))
