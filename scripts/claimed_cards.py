@@ -7,7 +7,7 @@ claimer, and prices the seat's two choices exactly with the claimer's cards dead
 best play with them, and the tables' play without them. Its loss is the difference (zero where the
 choice is the same). Three kinds of situation:
 
-- ``deal``: a tian-hu claimer; the seat's deal decision (each one an exact deal evaluation: about a minute
+- ``deal``: a tian-hu claimer; the seat's deal decision (each one an exact deal evaluation: under a minute
   on 2 cores, so few samples);
 - ``draw-after-tian-hu``: a tian-hu claimer; the seat's deal played from the tables, then its draw decision;
 - ``draw-after-di-hu``: a di-hu claimer (dealt, drawn and claiming as the tables play); the seat's deal
