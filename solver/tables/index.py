@@ -177,7 +177,8 @@ def build_index(directory: Path, path: Path) -> None:
                 parts.append(column.flatten().to_numpy().reshape(len(keys), -1))
             else:
                 parts.append(column.to_numpy().reshape(len(keys), 1))
-        arrays[table] = (keys.astype("<i8"), np.ascontiguousarray(np.hstack(parts), dtype="<f8"))
+        values = parts[0] if len(parts) == 1 else np.hstack(parts)  # one part: no copy of a 200 MB array
+        arrays[table] = (keys.astype("<i8", copy=False), np.ascontiguousarray(values, dtype="<f8"))
     header: dict[str, Any] = {"metadata": read_metadata(directory / "summary.parquet"), "tables": {}}
     # offsets depend on the header's length, which depends on the offsets: lay out with room to spare
     text = b""
@@ -195,7 +196,7 @@ def build_index(directory: Path, path: Path) -> None:
             out.write(MAGIC + struct.pack("<Q", len(text)) + text)
             for table, (keys, values) in arrays.items():
                 out.write(b"\0" * (header["tables"][table]["keys"] - out.tell()))
-                out.write(keys.tobytes())
-                out.write(values.tobytes())
+                out.write(memoryview(keys))  # the arrays' own bytes, not a copy of them
+                out.write(memoryview(values))
         if index_path(directory) != path:
             raise OSError(f"the tables in {directory} changed while being indexed")
