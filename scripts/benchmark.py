@@ -116,7 +116,7 @@ def _one_solve(config_path: str | None, jobs: int) -> dict:
 def case_solve(args: argparse.Namespace) -> None:
     """Solves from scratch in a temporary directory and prints the median wall clock of each stage over the
     repeats, the peak resident memory of the solve's processes together (the parent and its workers, sampled
-    every 0.2 s from /proc), the exact EV and the machine. The real deck takes 5-9 minutes on 2 cores."""
+    every 0.2 s from /proc), the exact EV and the machine. The real deck takes 4-8 minutes on 2 cores."""
     runs = [_one_solve(args.config, args.jobs) for _ in range(args.repeats)]
     stages = {name: statistics.median(r["stages"][name] for r in runs) for name in runs[0]["stages"]}
     print(json.dumps({"machine": machine(), "config": args.config or "real deck", "jobs": args.jobs,

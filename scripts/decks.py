@@ -1,7 +1,7 @@
 """The real game dealt from one, two and three 82-card decks, side by side (the README's table).
 
 Reads each configuration's solve (strategy_tables/<fingerprint>: the summaries are committed) and, with
---solve, solves those that are missing first (5-9 minutes each on 2 cores). Prints a Markdown table, or
+--solve, solves those that are missing first (4-8 minutes each on 2 cores). Prints a Markdown table, or
 --json.
 
     python scripts/decks.py [--solve] [--json]
