@@ -295,7 +295,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     """:func:`_fa_values`' loop over the communities, handed every array it reads or writes (``profiles``,
     ``counts``, ``hand_rule``: :func:`_new_profiles`, :func:`_new_counts`, :func:`_new_hand_rule`; ``work``:
     the rest). It hands its helpers unowned arrays (:func:`solver.runtime.jit.unowned`): with their
-    reference counts, numba's atomic counting took half the kernel's time."""
+    reference counts, numba's atomic counting took half the kernel's time. Never inlined: the arrays
+    :func:`_fa_values` made stay alive only because this is a call of its own."""
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     m4, table = unowned((m4, table))
     alone_offsets, alone_pairs, alone_sixes = unowned(alone)

@@ -942,6 +942,7 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     linb_lv[0] = linb0
     built[:] = -2
     buffered = _buffers_leaf(out.shape[0], fa_bets.shape[1], with_bonus)
+    assert inputs.shape[1] == (w0.shape[0] if buffered else 0), "the leaf's buffer as _walk_scratch made it"
     n_pool = pool.sum()
     for r in range(dead_rows.shape[0]):
         k = _suited_dead(dead_rows, r, n_suited)

@@ -388,8 +388,9 @@ def _stage_draws(solve: SolveJob, quiet: bool) -> None:
 
 def _rows_tag(store: Path | None) -> str:
     """What stage B's and C's chunks are made with: their rows (about 0.7 GB each on the real deck) only
-    when the solve keeps them in a column store, so that chunks made without them are made again for one."""
-    return "with rows" if store is not None else ""
+    when the solve keeps them in a column store, so that chunks made without them are made again for one
+    (and chunks of an older version, which always had them, are made again for a solve without one)."""
+    return "" if store is not None else "without rows"
 
 
 def _every_hold_found(rows: np.ndarray, n_holds: np.ndarray, at_once: int = 1 << 20) -> bool:

@@ -185,7 +185,8 @@ def _draw_keys(kept, thrown, full, suits, ranks, powers, keys, paths, work):
     """Every two-card draw to a first hold ``kept`` (four cards; ``thrown``: two), in :func:`_draws_of`'s
     order: the canonical key of the post-draw state it makes and its number of physical draws; returns how
     many draws. ``work``: :func:`draw_keys_work`; every array is the caller's, unowned here (numba counts
-    references to the arrays each key's helpers are handed, atomically)."""
+    references to the arrays each key's helpers are handed, atomically). Never inlined: a caller may hand
+    it arrays it made itself, which stay alive only because this is a call of its own."""
     kept, thrown, full, powers, keys, paths = unowned((kept, thrown, full, powers, keys, paths))
     unseen, pairs, hand, scratch = unowned(work)
     n = _draws_of(kept, thrown, full, unseen, paths, pairs)
