@@ -69,8 +69,9 @@ from math import comb
 import numpy as np
 
 from solver.game.bonus import community_bonus_net
+from solver.game.cards import DeckGeometry
 from solver.game.community import alone_index, community_index
-from solver.game.config import DeckGeometry, GameConfig
+from solver.game.config import GameConfig
 from solver.game.hu import (
     _flags_level,
     _level_from_flags,

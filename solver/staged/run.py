@@ -337,8 +337,8 @@ def _draws_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
     a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
     keys, level, n_holds, rows = _draw_rows(solve.config.geometry, hands, a["key"])
     play_on, best = _draw_play(solve, rows, n_holds, a["values"])
-    table = pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds})
-    return table.append_column("rows", list_column(rows)) if solve.column_store is not None else table
+    return _with_rows(solve, pa.table({"key": keys, "level": level, "play_on": play_on, "best": best,
+                                       "holds": n_holds}), rows)
 
 
 def _draw_rows(geometry: DeckGeometry, hands: np.ndarray, a_keys: np.ndarray
@@ -384,6 +384,12 @@ def _stage_draws(solve: SolveJob, quiet: bool) -> None:
             store_rows(store, "draws", {"key": arrays["key"], "level": arrays["level"], "holds": arrays["holds"],
                                         "rows": rows})
     save_stage_arrays(solve.directory, "draws", arrays)
+
+
+def _with_rows(solve: SolveJob, table: pa.Table, rows: np.ndarray) -> pa.Table:
+    """A stage B or C chunk's ``table``, with each class's ``rows`` when the solve keeps a column store (which
+    stores them: :func:`_rows_tag`)."""
+    return table.append_column("rows", list_column(rows)) if solve.column_store is not None else table
 
 
 def _rows_tag(store: Path | None) -> str:
@@ -441,8 +447,7 @@ def _firsts_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
     rows = np.empty((len(hold_rows), n_types * (n_types + 1) // 2), np.int32)
     _first_rows(hold_rows, dead_rows, geometry.full_counts(), b_keys, geometry.suits, geometry.ranks,
                 pattern_powers(geometry), rows)
-    table = _firsts_table(solve, hold_rows, dead_rows, keys, rows)
-    return table.append_column("rows", list_column(rows)) if solve.column_store is not None else table
+    return _with_rows(solve, _firsts_table(solve, hold_rows, dead_rows, keys, rows), rows)
 
 
 def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
