@@ -42,13 +42,13 @@ from solver.staged.holds import (
     HoldColumns,
     hold_columns,
     live_columns,
+    n_pairs,
     no_bonus_columns,
-    upper_rows,
     with_bonus_columns,
 )
 
-#: The per-community arrays kept, compressed (the pair levels, of which only the rows a <= b the walk
-#: reads, shrink about twelvefold).
+#: The per-community arrays kept, compressed (the pair levels, one row per pair of last cards a <= b, shrink
+#: about twelvefold).
 _PACKED = ("alive_index", "acount", "w0", "q0", "lin", "pair_level")
 #: Zstandard at level 1 (bundled with pyarrow): faster to read back and smaller than zlib's files
 #: (``scripts/benchmark.py column-store``; figures in docs/performance.md, "The column store").
@@ -104,8 +104,6 @@ def _write(path: Path, columns: HoldColumns) -> None:
     arrays = {}
     for name in _PACKED:
         array = np.ascontiguousarray(getattr(columns, name))
-        if name == "pair_level":  # the rows the walk reads (a <= b): 378 of 729, most of the file
-            array = array.reshape(len(columns.pool) ** 2, array.shape[-1])[upper_rows(len(columns.pool))]
         arrays[name] = np.frombuffer(_CODEC.compress(array, asbytes=True), np.uint8)
         arrays[f"{name}_shape"] = np.array(array.shape, np.int64)
         arrays[f"{name}_dtype"] = np.array(array.dtype.str)
@@ -133,11 +131,8 @@ def _read(path: Path, hold: tuple[int, ...], config: GameConfig) -> HoldColumns 
     counts = np.ascontiguousarray(counts_of(hold, geometry), dtype=np.int64)
     n_suited = geometry.n_suited
     pool = (geometry.full_counts() - counts)[:n_suited]
-    upper, rows = packed["pair_level"], upper_rows(n_suited)
-    if upper.shape != (len(rows), len(packed["w0"])):
+    if packed["pair_level"].shape != (n_pairs(n_suited), len(packed["w0"])):  # another layout
         return None
-    packed["pair_level"] = np.zeros((n_suited, n_suited, upper.shape[1]), upper.dtype)
-    packed["pair_level"].reshape(n_suited * n_suited, upper.shape[1])[rows] = upper
     return HoldColumns(counts, pool, len(packed["w0"]), **packed, **no_bonus_columns(n_suited), **tables)
 
 

@@ -113,6 +113,27 @@ WINS_COLUMNS = 2
 # Per hold: the columns of every community (what does not depend on the dead cards).
 
 
+def n_pairs(n_suited: int) -> int:
+    """How many pairs of last cards ``a <= b`` a hold's pair arrays hold (:class:`HoldColumns`)."""
+    return n_suited * (n_suited + 1) // 2
+
+
+@kernel(inline="always")
+def _pair_row(a, b, n_suited):
+    """The row of the pair of last cards ``a <= b`` in a hold's pair arrays: the pairs in order, ``n_suited - a``
+    of them for each ``a``. The rows of ``a``'s pairs are those of ``b = 0 .. n_suited - 1`` from
+    ``_pair_row(a, 0, n_suited)`` on, of which the walk reads only ``b >= a`` (:func:`_pairs_of`)."""
+    return a * n_suited - a * (a + 1) // 2 + b
+
+
+@kernel(inline="always")
+def _pairs_of(pairs, a, n_suited):
+    """The rows of a pair array indexed by the second card ``b``, valid for ``b >= a``: a view, the pairs
+    ``b < a`` being the rows of earlier cards (the walk, whose dead cards come sorted, never reads them)."""
+    start = _pair_row(a, 0, n_suited)
+    return pairs[start:start + n_suited]
+
+
 @kernel(inline="always")
 def _pair_index(types, n_digits, base):
     """Index of a sorted multiset of at most four types in the inclusion-exclusion tables."""
@@ -291,8 +312,9 @@ def _fill_columns(j, comm, levels, lin_local, acount, pair_level, lin, n_suited)
         acount[t, j] = comm[t]
         lin[0, t, j] = lin_local[0, t]
         lin[1, t, j] = lin_local[1, t]
+        row = _pair_row(t, 0, n_suited)
         for b in range(t, n_suited):  # the walk reads v(t, b) only for t <= b (its dead cards come sorted)
-            pair_level[t, b, j] = levels[t, b]
+            pair_level[row + b, j] = levels[t, b]
 
 
 @kernel
@@ -308,8 +330,8 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     the bonus). For live
     community ``j`` (``alive_index[j] = i``): ``acount[t, j]`` its count of type t, ``w0[j]`` its
     combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]`` their
-    columns ``L_t``, ``pair_level[c, t, j]`` the pair levels ``v(c, t)`` for ``c <= t`` (``v(t, c)`` is the
-    same; 0 below the diagonal, which the walk never reads; the bonus net's columns come after,
+    columns ``L_t``, ``pair_level[_pair_row(c, t), j]`` the pair levels ``v(c, t)`` for ``c <= t`` (``v(t, c)``
+    is the same, and the walk never reads it; the bonus net's columns come after,
     :func:`_bonus_columns`). ``scratch``: the work arrays (:func:`_columns_scratch`). Every array is the
     caller's, so the loop hands its helpers unowned ones (:func:`solver.runtime.jit.unowned`)."""
     hold, M, m4, alone_offsets, alone_pairs, table, fa_bets, c_fa, coef_table = unowned(
@@ -363,9 +385,10 @@ class HoldColumns:
     qb: np.ndarray
     linb: np.ndarray
     pair_level: np.ndarray
-    """``[a, b, j]``: the pair level ``v(a, b)`` of community j for ``a <= b`` (0 below: never read)."""
+    """``[_pair_row(a, b), j]``: the pair level ``v(a, b)`` of community j, for each pair ``a <= b``: half the
+    rows of a square of pairs, the walk reading no others (``v(b, a)`` is the same)."""
     pair_bonus: np.ndarray
-    """``[a, b, j]``: the bonus net of community j with last cards a and b, for ``a <= b`` (0 below)."""
+    """``[_pair_row(a, b), j]``: the bonus net of community j with last cards a and b, likewise."""
     g_hu: np.ndarray
     g_flush: np.ndarray
 
@@ -436,7 +459,7 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
     w0 = np.empty(n)
     q0 = np.empty((2, n))
     lin = np.empty((2, n_suited, n), np.int16)
-    pair_level = np.zeros((n_suited, n_suited, n), np.int8)
+    pair_level = np.empty((n_pairs(n_suited), n), np.int8)
     base = n_suited + 1
     g_hu = np.zeros(base**4, np.int64)
     g_flush = np.zeros(base**4, np.int64)
@@ -449,7 +472,7 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
     live = slice(0, n_live)
     columns = HoldColumns(hold, pool, n_live, alive_index[live].copy(), np.ascontiguousarray(acount[:, live]),
                           w0[live].copy(), np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]),
-                          pair_level=np.ascontiguousarray(pair_level[:, :, live]), g_hu=g_hu, g_flush=g_flush,
+                          pair_level=np.ascontiguousarray(pair_level[:, live]), g_hu=g_hu, g_flush=g_flush,
                           **no_bonus_columns(n_suited))
     return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
 
@@ -473,7 +496,7 @@ def _columns_scratch(hold: np.ndarray, geometry: DeckGeometry) -> tuple[np.ndarr
 def no_bonus_columns(n_suited: int) -> dict[str, np.ndarray]:
     """The bonus net's columns of columns without them: empty."""
     return {"qb": np.empty(0), "linb": np.empty((n_suited, 0)),
-            "pair_bonus": np.empty((n_suited, n_suited, 0), np.float32)}
+            "pair_bonus": np.empty((n_pairs(n_suited), 0), np.float32)}
 
 
 @kernel
@@ -499,32 +522,22 @@ def live_columns(columns: HoldColumns, *variants: TingConstants) -> HoldColumns:
     c = columns
     return HoldColumns(c.hold, c.pool, len(keep), c.alive_index[keep], _kept(c.acount, keep), c.w0[keep],
                        _kept(c.q0, keep), _kept(c.lin, keep), c.qb, c.linb,
-                       _kept(c.pair_level, keep, upper_rows(len(c.pool))), c.pair_bonus, c.g_hu, c.g_flush)
+                       _kept(c.pair_level, keep), c.pair_bonus, c.g_hu, c.g_flush)
 
 
-def upper_rows(n_suited: int) -> np.ndarray:
-    """The rows ``a * n_suited + b``, ``a <= b``, of a pair array ``[a, b, j]`` flattened to two axes: the
-    ones the walk reads."""
-    a, b = np.triu_indices(n_suited)
-    return a * n_suited + b
-
-
-def _kept(array: np.ndarray, keep: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+def _kept(array: np.ndarray, keep: np.ndarray) -> np.ndarray:
     """``np.take(array, keep, axis=-1)`` of a C-contiguous array, by a kernel: numpy's take along the last
-    axis copies one element at a time (the narrowing took as long as reading the hold's columns back). With
-    ``rows`` (of the array flattened to two axes), only those, the others 0."""
+    axis copies one element at a time (the narrowing took as long as reading the hold's columns back)."""
     n_rows = int(np.prod(array.shape[:-1]))
-    shape = (*array.shape[:-1], len(keep))
-    out = np.empty(shape, array.dtype) if rows is None else np.zeros(shape, array.dtype)
-    rows = np.arange(n_rows) if rows is None else rows
-    _take_last(array.reshape(n_rows, array.shape[-1]), keep, rows, out.reshape(n_rows, len(keep)))
+    out = np.empty((*array.shape[:-1], len(keep)), array.dtype)
+    _take_last(array.reshape(n_rows, array.shape[-1]), keep, out.reshape(n_rows, len(keep)))
     return out
 
 
 @kernel(nogil=True)
-def _take_last(source, keep, rows, out):
-    """``out[r] = source[r, keep]`` for each of ``rows``."""
-    for r in rows:
+def _take_last(source, keep, out):
+    """``out[r] = source[r, keep]`` for each row ``r``."""
+    for r in range(source.shape[0]):
         row, into = source[r], out[r]
         for j in range(keep.shape[0]):
             into[j] = row[keep[j]]
@@ -533,7 +546,7 @@ def _take_last(source, keep, rows, out):
 @kernel
 def _bonus_columns(alive_index, acount, pool, table, pair_bonus, linb, qb):
     """The bonus net's columns of the live communities (four-card community ``alive_index[j]``, counts
-    ``acount[:, j]``) of a hold leaving the suited ``pool``: ``pair_bonus[a, b, j]`` for ``a <= b``, the net
+    ``acount[:, j]``) of a hold leaving the suited ``pool``: ``pair_bonus[_pair_row(a, b), j]`` for ``a <= b``, the net
     with the last two cards a and b (``table[a, b, alive_index[j]]``, :func:`_pair_bonus_table`); ``linb[a, j]``,
     its sum over the cards b the pool leaves after a; ``qb[j]``, its sum over the last two cards. A pass of its
     own: interleaved with the other columns' (two streams of scattered writes) it took a third longer. The net
@@ -548,13 +561,13 @@ def _bonus_columns(alive_index, acount, pool, table, pair_bonus, linb, qb):
     qb[:] = 0.0
     linb[:] = 0.0
     for a in range(n_suited):
-        net = pair_bonus[a, a]
+        net = pair_bonus[_pair_row(a, a, n_suited)]
         _gather(table[a, a], alive_index, net)
         for j in range(n):
             linb[a, j] += (m[a, j] - 1.0) * net[j]
             qb[j] += m[a, j] * (m[a, j] - 1.0) / 2.0 * net[j]
         for b in range(a + 1, n_suited):
-            net = pair_bonus[a, b]
+            net = pair_bonus[_pair_row(a, b, n_suited)]
             _gather(table[a, b], alive_index, net)
             for j in range(n):
                 linb[a, j] += m[b, j] * net[j]
@@ -575,7 +588,7 @@ def with_bonus_columns(columns: HoldColumns, config: GameConfig) -> HoldColumns:
     table = _pair_bonus_table(config)
     n, n_suited = columns.n_live, config.geometry.n_suited
     qb, linb = np.empty(n), np.empty((n_suited, n))
-    pair_bonus = np.zeros((n_suited, n_suited, n), table.dtype)  # only a <= b is written: the rest never paged in
+    pair_bonus = np.empty((n_pairs(n_suited), n), table.dtype)
     _bonus_columns(columns.alive_index, columns.acount, columns.pool, table, pair_bonus, linb, qb)
     return replace(columns, qb=qb, linb=linb, pair_bonus=pair_bonus)
 
@@ -964,8 +977,8 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
             lin_hu, lin_flush = lin_lv[column, 0, e], lin_lv[column, 1, e]
             linb = linb_lv[column, e]
             if k == 4:
-                corr_level = pair_level[dead_rows[r, 2], e]
-                corr_bonus = pair_bonus[dead_rows[r, 2], e]
+                corr_level = pair_level[_pair_row(dead_rows[r, 2], e, n_suited)]
+                corr_bonus = pair_bonus[_pair_row(dead_rows[r, 2], e, n_suited)]
         n_distinct = _distinct(dead_rows, r, k, types, counts)
         s11_hu = float(_step11(types, counts, n_distinct, g_hu, coef_table, base))
         s11_flush = float(_step11(types, counts, n_distinct, g_flush, coef_table, base))
@@ -1066,7 +1079,8 @@ def _descend(dead_rows, r, parent, built, needed, w_lv, q_lv, lin_lv, qb_lv, lin
             _columns_below(dead_rows, r, lev, n_suited, needed)
         before = _copies_before(dead_rows, r, lev - 1, card)
         _step(w_lv[lev - 1], q_lv[lev - 1], lin_lv[min(lev - 1, 2)], qb_lv[lev - 1], linb_lv[min(lev - 1, 2)],
-              card, acount[card], 1.0 / (pool[card] - before), lev <= 2, needed, pair_level[card], pair_bonus[card],
+              card, acount[card], 1.0 / (pool[card] - before), lev <= 2, needed,
+              _pairs_of(pair_level, card, n_suited), _pairs_of(pair_bonus, card, n_suited),
               w_lv[lev], q_lv[lev], lin_lv[min(lev, 2)], qb_lv[lev], linb_lv[min(lev, 2)])
         built[lev] = card
         for higher in range(lev + 1, LEVELS):
