@@ -618,10 +618,10 @@ def _option_evs(held: StateHolds, state: np.ndarray, option: np.ndarray, dd: np.
 
 
 def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quiet: bool
-             ) -> tuple[Counter, Counter, pa.Table, int]:
-    """The outcome counts and bonus net per slot of the strategy, the draw table (reached post-draw
-    states) and the reach of the di-hus it declines; outcome counts already in ``source``'s tracking
-    table are read from it."""
+             ) -> tuple[Counter, Counter, int, int]:
+    """The outcome counts and bonus net per slot of the strategy, the number of reached post-draw states
+    and the reach of the di-hus it declines; outcome counts already in ``source``'s tracking table are read
+    from it. The deal and draw tables are written meanwhile (:func:`_tables_beside`)."""
     config = solve.config
     geometry = config.geometry
     keys2, reach, counts = draw_reach(deals, config, solve.objective)
@@ -638,6 +638,10 @@ def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quie
         best_ev = np.maximum(np.maximum(np.where(level > 0, claim, -np.inf), -1.0 - dd), draws.play_on[rows] - dd)
     else:
         plays, best_ev = _chart_plays(solve, hands, deads, level, dd, reach, option)
+    first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
+    declined = sum_exact(reach[(level > 0) & (plays.option[first] != 0)])
+    writing = _tables_beside(solve, deals, keys, hands, deads, dd, reach, plays.option[first], level, n_holds,
+                             best_ev)
     holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
     counts.update(more)
     source_bets = None
@@ -645,10 +649,25 @@ def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quie
         source, source_bets = _bets_bound(recorded_bounds(solve.bounds), solve.config)
     outcomes, bonus_net = outcome_counts(holds, tracked(solve, source, quiet, source_bets), config)
     counts.update(outcomes)
-    first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
-    table = _draw_table(solve, keys, hands, deads, dd, reach, plays.option[first], level, n_holds, best_ev)
-    declined = sum_exact(reach[(level > 0) & (plays.option[first] != 0)])
-    return counts, bonus_net, table, declined
+    return counts, bonus_net, writing.result(), declined
+
+
+def _tables_beside(solve: SolveJob, deals: list[DealChoice], *draw_columns: np.ndarray) -> Future:
+    """Write the deal table and the draw table (:func:`_draw_table` of ``draw_columns``) in a thread of their
+    own, while the tracking walk keeps the workers busy and the parent waits for them: the number of draw
+    rows, when written."""
+    def write() -> int:
+        metadata = file_metadata(solve.config, solve.objective)
+        write_table(solve.directory / "deals.parquet", _deal_table(deals, solve.config), metadata, keep_same=True)
+        draws = _draw_table(solve, *draw_columns)
+        write_table(solve.directory / "draws.parquet", sort_by_key(draws, "key", "double_down"), metadata,
+                    keep_same=True)
+        return draws.num_rows
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="mahjong-poker-tables")
+    writing = pool.submit(write)
+    pool.shutdown(wait=False)
+    return writing
 
 
 def _bets_bound(bounds: Sequence[Path], config: GameConfig) -> tuple[Path | None, tuple[float, ...] | None]:
@@ -968,11 +987,11 @@ def _solve(solve: SolveJob, source: Path | None, start: float, n_jobs: int, back
             with _timed(timings, "deals", quiet):
                 deals = _deal_choices(solve)
             with _timed(timings, "outcomes", quiet):
-                counts, bonus_net, draws, declined = _forward(solve, deals, source, quiet)
+                counts, bonus_net, n_draws, declined = _forward(solve, deals, source, quiet)
         finally:
             if writing is not None:
                 writing.result()  # holds.parquet, before the summary marks the solve finished (or the error)
-    summary = _finish(solve, deals, counts, bonus_net, draws, declined, time.monotonic() - start, timings)
+    summary = _finish(solve, deals, counts, bonus_net, n_draws, declined, time.monotonic() - start, timings)
     _drop_chunks(directory)
     return summary
 
@@ -1048,15 +1067,13 @@ def _timed(timings: dict[str, float], stage: str, quiet: bool) -> Iterator[None]
         print(f"{STAGE_NAMES.get(stage, stage)}: {timings[stage]:.1f} s", file=sys.stderr)
 
 
-def _finish(solve: SolveJob, deals: list[DealChoice], counts: Counter, bonus_net: Counter, draws: pa.Table,
+def _finish(solve: SolveJob, deals: list[DealChoice], counts: Counter, bonus_net: Counter, n_draws: int,
             declined: int, seconds: float, timings: dict[str, float]) -> Summary:
-    """Write the deal and draw tables, then the outcomes and the summary (the summary last: its presence
-    marks a finished solve)."""
+    """Write the outcomes and the summary, after the deal and draw tables (the summary last: its presence
+    marks a finished solve); ``n_draws``: the draw table's rows."""
     config, objective, directory = solve.config, solve.objective, solve.directory
     geometry = config.geometry
     metadata = file_metadata(config, objective)
-    write_table(directory / "deals.parquet", _deal_table(deals, config), metadata, keep_same=True)
-    write_table(directory / "draws.parquet", sort_by_key(draws, "key", "double_down"), metadata, keep_same=True)
     size = geometry.size
     ev_sum = 0.0
     for deal in deals:  # class order: any chunking
@@ -1066,7 +1083,7 @@ def _finish(solve: SolveJob, deals: list[DealChoice], counts: Counter, bonus_net
         "tian_hu_declined": Fraction(declined_deals, comb(size, 6)),
         "di_hu_declined": Fraction(declined, comb(size, 6) * comb(size - 6, 2) * objective.mix_unit),
     }
-    summary = summarise(config, objective, counts, bonus_net, ev_sum, len(deals), draws.num_rows, seconds,
+    summary = summarise(config, objective, counts, bonus_net, ev_sum, len(deals), n_draws, seconds,
                         directory=str(directory), **fields)
     write_summary(directory, summary, metadata, {"stage_seconds": timings})
     return summary
