@@ -585,14 +585,16 @@ def case_bounded_rows(args: argparse.Namespace) -> None:
     """The stage-A rows the finished solve ``--from`` leaves each variant of the ``--vary`` grid (repeatable,
     as ``paytable``'s: ting win payouts, multiples, bet sizes) by the bounds a bounded variant uses
     (``solver.staged.bounds.needed_keys``), and how long finding them takes, one core; a variant of the fa-hu
-    bets also takes the rows whose best bet is one of the solve's exactly from it. Nothing is solved: the
-    column store must hold the post-draw rows (a solve with ``--column-store`` keeps them, and so does the
-    first bounded variant beside a solve made without it)."""
+    bets also takes the rows whose best bet is one of the solve's exactly from it. With ``--refine``, the
+    bounded variants beside the solve tighten the bounds on the rows they walked, as a variant's solve does
+    (``solver.staged.bounds.find_refiners``). Nothing is solved: the column store must hold the post-draw rows
+    (a solve with ``--column-store`` keeps them, and so does the first bounded variant beside a solve made
+    without it)."""
     import pyarrow.parquet as pq
 
     from solver.game.config import DEFAULT_CONFIG, load_config
     from solver.products.paytable import parse_values, variants
-    from solver.staged.bounds import needed_keys
+    from solver.staged.bounds import find_refiners, needed_keys
     from solver.staged.column_store import store_folder
 
     base = load_config(args.config) if args.config else DEFAULT_CONFIG
@@ -607,18 +609,22 @@ def case_bounded_rows(args: argparse.Namespace) -> None:
     found = []
     for payouts, config in variants(base, grid):
         start = time.perf_counter()
-        keys, exact = needed_keys(config, [directory], stored["holds"], stored["rows"], store)
+        refiners = find_refiners(config, directory.parent, [directory]) if args.refine else ()
+        keys, exact = needed_keys(config, [directory], stored["holds"], stored["rows"], store, refiners)
         found.append({**payouts, "needed": len(keys), "rows": n_rows, "share": len(keys) / n_rows,
-                      "exact": len(exact), "seconds": time.perf_counter() - start})
+                      "exact": len(exact), "seconds": time.perf_counter() - start,
+                      "refiners": [str(r) for r in refiners]})
     if args.json:
         print(json.dumps(found))
         return
-    print(f"stage-A rows each variant needs, bounded by the solve in {directory} alone:")
+    print(f"stage-A rows each variant needs, bounded by the solve in {directory}"
+          + (" and the bounded variants beside it:" if args.refine else " alone:"))
     for row in found:
         exact = f"; {row['exact']:,} more given exactly by the solve (its bets)" if row["exact"] else ""
         payouts = ", ".join(f"{k} = {row[k]}" for k in grid)
+        refined = f" (tightened by {', '.join(Path(r).name for r in row['refiners'])})" if row["refiners"] else ""
         print(f"  {payouts}: {row['needed']:,} of {row['rows']:,} ({row['share']:.3f}){exact}, "
-              f"found in {row['seconds']:.1f} s")
+              f"found in {row['seconds']:.1f} s{refined}")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -774,6 +780,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="repeatable, as paytable's (default ting_hu=0.75,1.25,1.5,2,3)")
     sub.add_argument("--config", help="the solve's configuration (default: the real deck)")
     sub.add_argument("--store", help="the column store (default: the cache folder's)")
+    sub.add_argument("--refine", action="store_true",
+                     help="tighten the bounds by the bounded variants beside the solve, as a variant's solve does")
 
     sub = case("table-write", case_table_write)
     sub.add_argument("table", type=Path, help="a table, e.g. a solve's holds.parquet")

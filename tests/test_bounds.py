@@ -18,14 +18,18 @@ from solver.staged.bounds import (
     TOLERANCE,
     _left,
     _mark_needed,
+    _refine,
     _row_bounds,
     bets_near,
     brackets,
     find_bounds,
+    find_refiners,
     near,
+    needed_keys,
     sizes_near,
 )
 from solver.staged.chunks import stage_arrays_ready
+from solver.staged.column_store import store_folder, stored_rows
 from solver.staged.forward import decode_rows
 from solver.staged.run import solve
 from solver.tables.files import bounded_stage_a, content_digest, read_metadata
@@ -245,6 +249,42 @@ def _moved_exactly(solved: GameConfig, config: GameConfig) -> bool:
     return min(config.ting_hu_multiples) == min(solved.ting_hu_multiples) and replace(
         solved, ting_hu_multiples=config.ting_hu_multiples, fa_hu_bets=config.fa_hu_bets if fewer else
         solved.fa_hu_bets, **same) == config
+
+
+def test_bounded_variants_beside_tighten_the_bounds_on_the_rows_they_walked(solved: dict[str, Path],
+                                                                           tmp_path: Path) -> None:
+    """A variant between a whole solve (ting_hu 1.25) and bounded variants (1.5) takes the nearest bounded one's
+    walked rows as bounds too: still bounds, row by row, tighter ones, so fewer rows to walk; and its figures
+    are a whole solve's."""
+    root = solved["low"].parent
+    store = root / "store"
+    config = replace(SMALL, ting_hu=1.375)
+    refiners = find_refiners(config, root, [solved["low"]])
+    assert refiners == (solved["above-low"],)  # MID's, bounded: the nearest above (the first of equals by name)
+    assert find_refiners(config, root, [solved["bets"]]) == ()  # bounds of other bets: none
+    assert find_refiners(replace(SMALL, ting_hu=1.45), root, [solved["whole"]]) == ()  # no nearer than MID's own
+    assert find_refiners(replace(config, fa_hu_bets=(1.0, 3.0)), root, [solved["bets-1-3"]]) == ()  # none of its bets
+    directory = root / "refined-1.375"  # beside the refiners, where a variant's solve finds them
+    solve(config, directory, n_jobs=2, quiet=True, column_store=store, index=False, bounds=(solved["low"],))
+    solve(config, tmp_path / "whole", n_jobs=2, quiet=True, index=False)
+    for name in ("summary.parquet", "outcomes.parquet", "deals.parquet", "firsts.parquet", "draws.parquet",
+                 "tracking.parquet"):
+        assert content_digest(directory / name) == content_digest(tmp_path / "whole" / name), name
+    folder = store_folder(config, store)  # with the solve's best rows counted: the tangent too
+    keys, low, high, _ = _row_bounds(config, [solved["low"]], folder)
+    tight_low, tight_high = low.copy(), high.copy()
+    _refine(config, refiners[0], folder, keys, tight_low, tight_high)
+    assert (tight_low >= low).all() and (tight_high <= high).all() and (tight_high - tight_low < high - low).any()
+    table = pq.read_table(tmp_path / "whole" / "holds.parquet", columns=["key", "evs"])
+    value = np.array(table["evs"].to_pylist()).max(axis=1)
+    assert np.array_equal(keys, table["key"].to_numpy())
+    assert (tight_low <= value + 1e-12).all() and (value <= tight_high + 1e-12).all()
+    rows = stored_rows(folder, "draws")
+    loose, _ = needed_keys(config, [solved["low"]], rows["holds"], rows["rows"], folder)
+    tight, _ = needed_keys(config, [solved["low"]], rows["holds"], rows["rows"], folder, refiners)
+    assert len(tight) < len(loose) and np.isin(tight, loose).all()
+    walked = pq.read_table(directory / "holds.parquet", columns=["key"])["key"].to_numpy()
+    assert np.array_equal(np.sort(walked), tight)
 
 
 def test_paytable_bounds_a_variant_between_two_it_has_solved(solved: dict[str, Path], tmp_path: Path) -> None:

@@ -59,7 +59,10 @@ read by stages B-D or the forward count, which read only the best. The variant
 walks only the other rows (:func:`needed_keys`): its figures are those of a
 whole solve, bit for bit, and its ``holds.parquet`` keeps only the rows walked
 (marked ``bounded_by``), so it serves no other solve as its stage A, and a
-query of another row is answered by the evaluator.
+query of another row is answered by the evaluator. Its walked rows still bound
+a later variant near it, on those rows (:func:`find_refiners`): every state's
+best is among them, so the steps of a search for a house edge, each near the
+last, walk fewer rows.
 """
 
 from __future__ import annotations
@@ -128,6 +131,18 @@ def near(solved: GameConfig, config: GameConfig) -> bool:
 def whole_stage_a(directory: Path) -> GameConfig | None:
     """The configuration of a finished main-game solve in ``directory`` whose ``holds.parquet`` has every row
     and the ting wins, or None."""
+    return _solved_stage_a(directory, bounded=False)
+
+
+def partial_stage_a(directory: Path) -> GameConfig | None:
+    """The configuration of a finished bounded variant in ``directory`` whose own ``holds.parquet`` has the rows
+    it walked, with their ting wins, or None."""
+    return _solved_stage_a(directory, bounded=True)
+
+
+def _solved_stage_a(directory: Path, bounded: bool) -> GameConfig | None:
+    """The configuration of a finished main-game solve in ``directory`` with a ``holds.parquet`` of its own,
+    bounded (the rows it walked) or whole as asked, with the ting wins; or None."""
     import pyarrow.parquet as pq
 
     from solver import __version__
@@ -138,7 +153,7 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
             or found.get("format") != FORMAT or found.get("version") != __version__:  # another version's walk
         return None
     if not ((directory / "summary.parquet").exists() and (directory / "holds.parquet").exists()) \
-            or bounded_stage_a(directory):
+            or bounded_stage_a(directory) != bounded:
         return None
     try:
         if "ting_wins" not in pq.read_schema(directory / "holds.parquet").names:  # written before the wins
@@ -198,15 +213,51 @@ def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> 
     return tuple(Path(d) for d in chosen) or None
 
 
+def find_refiners(config: GameConfig, root: Path, bounds: Sequence[Path], exclude: Path | None = None
+                  ) -> tuple[Path, ...]:
+    """Finished bounded variants among ``root``'s directories whose walked rows tighten the bounds that the
+    whole solves ``bounds`` (all of ``config``'s fa-hu bets) give ``config``'s rows (:func:`needed_keys`): of
+    other ting payouts (:func:`near`) and the same fa-hu bets, the nearest below and the nearest above, each
+    nearer than the whole solves on its side (a farther one bounds no tighter, and reading it costs). A search
+    for a payout's house edge solves variant after variant nearer the last: each one's walked rows, among them
+    every state's best, bound the next one's closely."""
+    if any((found := whole_stage_a(b)) is None or found.fa_hu_bets != config.fa_hu_bets for b in bounds):
+        return ()
+    nearest = [(np.inf, ""), (np.inf, "")]  # below, above: (distance, directory)
+    for manifest in sorted(root.glob("*/manifest.json")):
+        directory = manifest.parent
+        found = None if directory == exclude or ".replaced-" in directory.name else partial_stage_a(directory)
+        if found is not None and found != config and near(found, config) and found.fa_hu_bets == config.fa_hu_bets \
+                and (side := _side(found, config)) is not None:
+            nearest[side[0]] = min(nearest[side[0]], (side[1], str(directory)))
+    for bound in bounds:  # a whole solve on a side bounds that side at least as closely as any farther
+        side = _side(whole_stage_a(bound), config)
+        if side is not None and side[1] <= nearest[side[0]][0]:
+            nearest[side[0]] = (np.inf, "")
+    return tuple(Path(directory) for distance, directory in nearest if distance < np.inf)
+
+
+def _side(solved: GameConfig, config: GameConfig) -> tuple[int, float] | None:
+    """Which side of ``config`` ``solved`` lies on, in what is :func:`monotone` (0 below, 1 above; None for
+    both ways), and how far."""
+    gaps = [monotone(solved)[k] - monotone(config)[k] for k in monotone(config)]
+    if max(gaps) <= 0 or min(gaps) >= 0:
+        return int(max(gaps) > 0), sum(abs(g) for g in gaps)
+    return None
+
+
 def needed_keys(config: GameConfig, bounds: Sequence[Path], holds: np.ndarray, rows: np.ndarray,
-                store: Path) -> tuple[np.ndarray, np.ndarray]:
+                store: Path, refiners: Sequence[Path] = ()) -> tuple[np.ndarray, np.ndarray]:
     """The sorted stage-A keys that can be the best of some post-draw state of a variant of ``config`` bounded
-    by the solves ``bounds``: those it must walk, and those whose values at their best bets a solve of other
+    by the solves ``bounds``, and on the rows they walked by the bounded variants ``refiners``
+    (:func:`find_refiners`): those it must walk, and those whose values at their best bets a solve of other
     fa-hu bets gives exactly (:func:`exact_values`). From every post-draw state's number of holds and
     stage-A rows (``holds``, ``rows``: the column store's), and the payout-free columns in ``store``."""
     from solver.tables.files import in_threads
 
     keys, low, high, exact = _row_bounds(config, bounds, store)
+    for directory in refiners:
+        _refine(config, directory, store, keys, low, high)
     needed = np.zeros(len(keys), bool)
 
     def mark(start: int) -> None:  # in slices, the rows being memory-mapped; threads only ever set True
@@ -357,12 +408,6 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
     """Stage A's keys and, per row, bounds on the variant's value at its best fa-hu bet, the tightest that
     the solves ``bounds`` give, and whether that value is one a solve has (its best bet one of the solve's,
     the others' upper bounds below it)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from solver.staged.chunks import as_array
-    from solver.tables.files import in_threads
-
     keys, low, high, exact = None, None, None, None
     for directory in bounds:
         solved = whole_stage_a(directory)
@@ -373,12 +418,7 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
         solved = _dealt_as(solved, config)
         bounder = _BetSizes(solved, config, store) if solved.fa_hu_bets != config.fa_hu_bets \
             else _Slopes(solved, config, store)
-        batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
-        def bounded(batch: pa.RecordBatch) -> tuple[np.ndarray, ...]:
-            part = pa.Table.from_batches([batch])
-            return bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))  # noqa: B023 (run here)
-
-        parts = list(in_threads(bounded, batches))
+        parts = _bounded_rows(directory, bounder)
         found, lows, highs, exacts = (np.concatenate([p[i] for p in parts]) for i in range(4))
         if keys is None:
             keys, low, high, exact = found, lows, highs, exacts
@@ -389,6 +429,37 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
         np.minimum(high, highs, out=high)
         exact |= exacts
     return keys, low, high, exact
+
+
+def _bounded_rows(directory: Path, bounder: _Slopes | _BetSizes) -> list[tuple[np.ndarray, ...]]:
+    """``bounder``'s bounds (keys, low, high, exact) of the rows of ``directory``'s ``holds.parquet``, part by
+    part, in threads."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from solver.staged.chunks import as_array
+    from solver.tables.files import in_threads
+
+    def bounded(batch: pa.RecordBatch) -> tuple[np.ndarray, ...]:
+        part = pa.Table.from_batches([batch])
+        return bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))
+
+    batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
+    return list(in_threads(bounded, batches))
+
+
+def _refine(config: GameConfig, directory: Path, store: Path, keys: np.ndarray, low: np.ndarray,
+            high: np.ndarray) -> None:
+    """Tighten the bounds ``low`` and ``high`` of the rows ``keys`` (every row, sorted) on the rows the bounded
+    variant in ``directory`` walked: its values there bound ``config``'s as a whole solve's do (:class:`_Slopes`,
+    without the tangent, which needs every state's best row counted); the other rows keep theirs."""
+    solved = _dealt_as(partial_stage_a(directory), config)
+    for found, lows, highs, _ in _bounded_rows(directory, _Slopes(solved, config, store, tangent=False)):
+        at = np.minimum(np.searchsorted(keys, found), len(keys) - 1)
+        if not np.array_equal(keys[at], found):
+            raise ValueError(f"{directory} holds stage-A rows that the bounding solves lack")
+        low[at] = np.maximum(low[at], lows)
+        high[at] = np.minimum(high[at], highs)
 
 
 class _Slopes:

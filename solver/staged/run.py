@@ -65,6 +65,7 @@ from solver.staged.bounds import (
     bets_near,
     describe_bounds,
     exact_values,
+    find_refiners,
     needed_keys,
     read_best_rows,
     recorded_bounds,
@@ -836,9 +837,10 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
     the same walk, other step-11 payouts) need, and those a solve of other fa-hu bets among them gives the
     variant exactly (:func:`solver.staged.bounds.needed_keys`). Those a bounded sibling ``source`` (the same
     bounds) walked for it (:func:`_walked_for`: of its holds fingerprint, other deal payouts alone, or one whose
-    rows its walk took in), when no such solve is among the bounds: those rows, not found again. A store
-    without stage B's rows (the bounding solve was made without it) is filled first (:func:`_fill_store`, on
-    the ``parallel`` backend, scheduler and processes)."""
+    rows its walk took in), when no such solve is among the bounds: those rows, not found again. Bounded
+    variants beside it tighten the bounds on the rows they walked (:func:`solver.staged.bounds.find_refiners`).
+    A store without stage B's rows (the bounding solve was made without it) is filled first
+    (:func:`_fill_store`, on the ``parallel`` backend, scheduler and processes)."""
     if source is not None and config.holds_fingerprint() in _walked_for(source) \
             and _bets_bound(bounds, config)[0] is None:
         return as_array(pq.read_table(source / "holds.parquet", columns=["key"])["key"]), np.empty(0, np.int64)
@@ -853,9 +855,12 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
             with _backend(*parallel):
                 count_best_rows(SolveJob(solved, Objective(), directory, store), bound, rows["holds"],
                                 rows["rows"], quiet)
-    keys, exact = needed_keys(config, bounds, rows["holds"], rows["rows"], store)
+    refiners = find_refiners(config, directory.parent, bounds, exclude=directory)
+    if refiners and not quiet:
+        print(f"tightening the bounds on the rows walked by {', '.join(str(r) for r in refiners)}", file=sys.stderr)
+    keys, exact = needed_keys(config, bounds, rows["holds"], rows["rows"], store, refiners)
     for other in also:  # variants of other step-11 payouts that will price this walk: their rows too
-        keys = np.union1d(keys, needed_keys(other, bounds, rows["holds"], rows["rows"], store)[0])
+        keys = np.union1d(keys, needed_keys(other, bounds, rows["holds"], rows["rows"], store, refiners)[0])
     return keys, exact
 
 
