@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from solver.evaluator.api import Stage, State, evaluate
-from solver.evaluator.hold import fa_values, fa_values_removing
+from solver.evaluator.hold import SharedCounts, fa_values, fa_values_removing, fa_values_sharing
 from solver.evaluator.ting import ting_outcomes
 from solver.game.cards import counts_of, parse_cards
 from solver.game.config import GameConfig
@@ -79,6 +79,27 @@ def test_hold_value_does_not_depend_on_labels(hold: str, dead: str) -> None:
         np.testing.assert_array_equal(moved, expected)
         np.testing.assert_array_equal(fa_values(counts_of(apply(mapping, h), G),
                                                 unseen_suited(apply(mapping, h + d), CONFIG), CONFIG), expected[0])
+
+
+@pytest.mark.parametrize("base, extras", [
+    ("1m 3p", ["5s 9m", "5s 5s", "3p 4p", "1m 2m", "4p 5s", "2m 9s", "5s 6s", "9m 9s"]),
+    ("2p 8s J", ["5s", "9m", "2p", "7s", "8s"]),
+])
+def test_holds_sharing_completion_counts_match_holds_valued_alone(base: str, extras: list[str]) -> None:
+    """A group of holds (one base plus cards of their own, each against the unseen cards less its own)
+    valued one after another with shared completion counts: each bit for bit its own pass, and a
+    second round, read wholly from the shared counts, the same again."""
+    b = cards(base)
+    dealt = b + cards("6m 6m 7p")  # the rest of the deal, gone from the unseen cards
+    unseen = unseen_suited(dealt, CONFIG)
+    shared = SharedCounts(counts_of(b, G), unseen, 4 - len(b), G)
+    alone = [fa_values(counts_of(b + cards(e), G), unseen_suited(dealt + cards(e), CONFIG), CONFIG) for e in extras]
+    for _ in range(2):
+        for e, expected in zip(extras, alone):
+            np.testing.assert_array_equal(fa_values_sharing(counts_of(b + cards(e), G), shared, CONFIG), expected)
+    assert (shared.cache[:, 0] >= 0).sum() > 0
+    with pytest.raises(ValueError, match="base"):
+        fa_values_sharing(counts_of(cards("2m 3m 4m 5m"), G), shared, CONFIG)
 
 
 def test_draw_stage_against_monte_carlo() -> None:

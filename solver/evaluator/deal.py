@@ -13,9 +13,13 @@ card. Such a hold is valued once for all its draws: the draws differ
 only by the other cards they bring, which the hold kernel removes from
 the unseen cards by inclusion-exclusion
 (:func:`solver.evaluator.hold.fa_values_removing`), bit for bit as separate calls
-would. Holds of two dealt and both drawn cards are valued draw by draw;
-so is everything with a bonus bet, whose expected value per community
-depends on the unseen cards.
+would. Holds of two dealt and both drawn cards are valued draw by draw, but
+those with the same dealt cards (and the joker, if drawn) one after
+another, sharing their completion counts: a hold and a community meet
+the same two-card completions as any other hold of the group that sees
+the same cards in all (:class:`solver.evaluator.hold.SharedCounts`).
+Everything with a bonus bet is valued draw by draw, alone: its expected
+value per community depends on the unseen cards.
 
 The work is split into chunks run in parallel with joblib; each value is
 computed by the same call whatever the split, and draws are summed in
@@ -30,7 +34,7 @@ from math import comb
 
 import numpy as np
 
-from solver.evaluator.hold import bonus_evs, fa_values_removing, hold_values
+from solver.evaluator.hold import SharedCounts, bonus_evs, fa_values_removing, fa_values_sharing, hold_values
 from solver.game.cards import counts_of
 from solver.game.combinatorics import multisets, remove_cards, submultisets
 from solver.game.config import GameConfig
@@ -43,18 +47,23 @@ from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 @dataclass(frozen=True)
 class _Job:
     """Holds to value: one hold for several draws (``draws``, each removing ``removals[k]``
-    from ``unseen``), or several holds (``holds``) for one draw."""
+    from ``unseen``), several holds (``holds``) for one draw, or, with a ``base``, hold k
+    for draw k, each hold the base plus its own suited cards, against ``unseen`` less them
+    (their completion counts shared)."""
 
     holds: tuple[tuple[int, ...], ...]
     unseen: np.ndarray
     draws: tuple[int, ...]
     removals: tuple[tuple[int, ...], ...] = ()
+    base: tuple[int, ...] | None = None
 
     @property
     def pairs(self) -> list[tuple[tuple[int, ...], int]]:
         """The (hold, draw index) pairs the job values, in the order of its values."""
         if self.removals:
             return [(self.holds[0], n) for n in self.draws]
+        if self.base is not None:
+            return list(zip(self.holds, self.draws))
         return [(hold, self.draws[0]) for hold in self.holds]
 
     @property
@@ -71,23 +80,31 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
     geometry = config.geometry
     # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
     shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}
+    # holds of two dealt and both drawn cards by their dealt cards (and joker): (hold, draw) pairs
+    groups: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
     jobs = []
     for n, draw in enumerate(draws):
         seen = tuple(sorted(hand + draw))
         own = []
         for hold in submultisets(seen, 4):
             drawn = tuple(_drawn(hold, hand))
-            if len(drawn) <= 1 and bonus_bet == 0:
+            if bonus_bet > 0:
+                own.append(hold)
+            elif len(drawn) <= 1:
                 if hold not in shared:
                     shared[hold] = (unseen_suited(hand + drawn + dead, config), [])
                 other = remove_cards(draw, drawn)
                 shared[hold][1].append((n, tuple(c for c in other if c != geometry.joker)))
             else:
-                own.append(hold)
+                groups.setdefault(remove_cards(hold, tuple(c for c in drawn if c != geometry.joker)), []).append(
+                    (hold, n))
         if own:
             jobs.append(_Job(tuple(own), unseen_suited(seen + dead, config), (n,)))
     for hold, (base, cases) in shared.items():
         jobs.append(_Job((hold,), base, tuple(n for n, _ in cases), tuple(r for _, r in cases)))
+    unseen = unseen_suited(hand + dead, config)
+    for base, members in groups.items():
+        jobs.append(_Job(tuple(h for h, _ in members), unseen, tuple(n for _, n in members), base=base))
     return jobs
 
 
@@ -99,6 +116,10 @@ def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[
         if job.removals:
             hold_counts = counts_of(job.holds[0], config.geometry)
             values.append(fa_values_removing(hold_counts, job.unseen, list(job.removals), config))
+        elif job.base is not None:
+            shared = SharedCounts(counts_of(job.base, config.geometry), job.unseen, 4 - len(job.base), config.geometry)
+            values.append(np.array([fa_values_sharing(counts_of(h, config.geometry), shared, config)
+                                    for h in job.holds]))
         else:
             bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
             values.append(np.array([hold_values(h, job.unseen, config, bonus_bet, bonus_ev) for h in job.holds]))

@@ -32,6 +32,16 @@ completions' source removes exactly the winning completions holding it,
 removed cards add back the one completion they form together. All counts
 are integers, so the values are bit for bit those of separate passes.
 
+Holds valued one after another can share their completion counts
+(:class:`SharedCounts`): when each is a common base plus cards of its own,
+valued against the unseen cards less those, a hold and a community see the
+same cards in all as another hold and community of the group do whenever
+their own cards plus the community are the same multiset, and then meet
+the same completions (their plain counts; the hand-card re-test below,
+which depends on which cards are the hold's, is made per hold). The deal stage's holds of two dealt and both drawn
+cards come in such groups; the counts, exact integers, are kept by the
+multiset's rank and read back bit for bit.
+
 The hu test on keys is the plain one; step 14 wants a hu that uses a hand
 card. They differ only when the six community cards form a hu on their own
 (then every hu of the ten cards could be a community one), so those
@@ -45,6 +55,7 @@ counting (or bet for the bonus alone, when a bonus bet is on).
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 
 import numpy as np
 
@@ -246,7 +257,7 @@ def _removed_weight(m4, i, before, runs, r1, r2):
 
 
 @kernel(nogil=True)
-def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked):
+def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, shared):
     """Expected net result (T and F counted) of each fa-hu bet size for one hold, against several
     sets of unseen cards at once.
 
@@ -269,6 +280,8 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     :func:`_bonus_evs`, so tracking counts only the communities bet on).
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
+    ``shared``: (``extra``, ``binom``, ``cache``), completion counts shared by a group of holds
+    (:func:`fa_values_sharing`); ``cache`` of no rows when the hold is valued alone.
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     n_suited = unseen.shape[0]
@@ -284,14 +297,14 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
             unseen.copy(), np.empty(n_cases), np.zeros(n_suited, np.bool_), np.zeros(n_cases), np.empty(4, np.int64),
             np.empty(4, np.int64), np.zeros((n_cases, n_bets, SUM_TING_FIRST + 3 * payouts[1].shape[0])),
             np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of)
-    _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing,
+    _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, shared,
                     _new_profiles(n_profiles, ranks, cap, jokers), _new_counts(n_suited, jokers),
                     _new_hand_rule(hold, alone, cap, ranks, jokers), work)
 
 
 @kernel(nogil=True)
-def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, profiles, counts,
-                    hand_rule, work):
+def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, shared, profiles,
+                    counts, hand_rule, work):
     """:func:`_fa_values`' loop over the communities, handed every array it reads or writes (``profiles``,
     ``counts``, ``hand_rule``: :func:`_new_profiles`, :func:`_new_counts`, :func:`_new_hand_rule`; ``work``:
     the rest). It hands its helpers unowned arrays (:func:`solver.runtime.jit.unowned`): with their
@@ -310,6 +323,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         r_n, a_keys, used = unowned(profiles)
     bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = unowned(counts)
     flags_of, suit_flags, six_levels, scratch = unowned(hand_rule)
+    extra, binom, cache = unowned(shared)
+    sharing = cache.shape[0] > 0 and not removing
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
     nb = _n_buckets(jokers)
@@ -347,29 +362,37 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
         else:
-            # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
-            # measured slower, docs/performance.md)
-            for su in range(suits):
-                a_keys[su] = 0
-            for c in range(4):
-                t = m4[i, c]
-                su = t // ranks
-                a_keys[su] += a_powers[t - su * ranks]
-            for su in range(suits):
-                p = profile_of[su, a_keys[su]]
-                if p < 0:
-                    p = n_built[su]
-                    n_built[su] += 1
-                    profile_of[su, a_keys[su]] = p
-                    h1_n[su, p], h2_n[su, p] = _suit_profile(
-                        su, keys[su], x, left, table, ranks, cap, powers, jokers,
-                        h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p],
-                        removing, one_b[su, p], r_bucket[su, p], r_mass[su, p], r_n[su, p])
-                used[su] = p
             for su in range(3):
                 bucket[su] = _bucket(needs[su], jokers)
-            n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket,
-                                               suits, hu_of, flush_of, nb)
+            at = _shared_index(m4, i, extra, binom) if sharing else -1
+            if at >= 0 and cache[at, 0] >= 0.0:
+                n_hu = cache[at, 0]
+                n_flush = cache[at, 1]
+            else:
+                # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
+                # measured slower, docs/performance.md)
+                for su in range(suits):
+                    a_keys[su] = 0
+                for c in range(4):
+                    t = m4[i, c]
+                    su = t // ranks
+                    a_keys[su] += a_powers[t - su * ranks]
+                for su in range(suits):
+                    p = profile_of[su, a_keys[su]]
+                    if p < 0:
+                        p = n_built[su]
+                        n_built[su] += 1
+                        profile_of[su, a_keys[su]] = p
+                        h1_n[su, p], h2_n[su, p] = _suit_profile(
+                            su, keys[su], x, left, table, ranks, cap, powers, jokers,
+                            h1_bucket[su, p], h1_mass[su, p], h2_bucket[su, p], h2_mass[su, p],
+                            removing, one_b[su, p], r_bucket[su, p], r_mass[su, p], r_n[su, p])
+                    used[su] = p
+                n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket,
+                                                   suits, hu_of, flush_of, nb)
+                if at >= 0:
+                    cache[at, 0] = n_hu
+                    cache[at, 1] = n_flush
             if removing:
                 _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits, ranks,
                                 hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush, one_bucket)
@@ -418,6 +441,24 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         for b in range(bets.shape[0]):
             out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
 
+
+
+@kernel(inline="always")
+def _shared_index(m4, i, extra, binom):
+    """Rank of the multiset ``extra`` + community ``i`` (both sorted card types) among the multisets
+    of its size: c_j = t_j + j is strictly increasing, and the rank is sum_j C(c_j, j + 1)."""
+    rank = 0
+    a = 0
+    b = 0
+    for j in range(4 + extra.shape[0]):
+        if b >= extra.shape[0] or (a < 4 and m4[i, a] <= extra[b]):
+            t = m4[i, a]
+            a += 1
+        else:
+            t = extra[b]
+            b += 1
+        rank += binom[t + j, j + 1]
+    return rank
 
 
 @kernel(inline="always")
@@ -821,8 +862,44 @@ def fa_values_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, remov
     return _run_kernel(hold_counts, unseen_suited, rows, config, 0.0, None, -1, None)
 
 
+class SharedCounts:
+    """Completion counts shared by a group of holds valued one after another (:func:`fa_values_sharing`).
+
+    Every hold of the group is ``base`` plus suited cards ``E`` (its own), valued against
+    ``unseen_suited - E``. For a hold and a four-card community A the two-card completions
+    are counted for X = hold + A from L = unseen - A, so both depend only on the multiset
+    E + A: holds of the group that meet the same E + A share the count, which is kept
+    here, indexed by the multiset's rank, the first time it is made.
+    """
+
+    def __init__(self, base: np.ndarray, unseen_suited: np.ndarray, n_extra: int, geometry: DeckGeometry) -> None:
+        n_suited = geometry.n_types - 1
+        size = 4 + n_extra
+        self.base = np.asarray(base, np.int64)
+        self.unseen = np.asarray(unseen_suited, np.int64)
+        self.n_extra = n_extra
+        self.binom = np.array([[comb(n, k) for k in range(size + 1)] for n in range(n_suited + size)], np.int64)
+        self.cache = np.full((comb(n_suited + size - 1, size), 2), -1.0)
+
+
+def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig) -> np.ndarray:
+    """:func:`fa_values` (no bonus) of ``hold_counts`` against ``shared.unseen`` less the hold's own cards
+    (those beyond ``shared.base``), bit for bit, reusing the counts of the group's holds before it."""
+    extra = np.asarray(hold_counts, np.int64) - shared.base
+    n_suited = config.geometry.n_types - 1
+    if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra:
+        raise ValueError("a shared hold is the group's base plus its own suited cards")
+    own = np.repeat(np.arange(n_suited), extra[:n_suited])
+    return _run_kernel(hold_counts, shared.unseen - extra[:n_suited], np.full((1, 2), -1, np.int64), config, 0.0,
+                       None, -1, None, (own, shared.binom, shared.cache))[0]
+
+
+_NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros((0, 2)))
+
+
 def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,
-                bonus_bet: float, bonus_ev: np.ndarray | None, track: int, tracked: np.ndarray | None) -> np.ndarray:
+                bonus_bet: float, bonus_ev: np.ndarray | None, track: int, tracked: np.ndarray | None,
+                shared: tuple[np.ndarray, np.ndarray, np.ndarray] = _NOT_SHARED) -> np.ndarray:
     """Call :func:`_fa_values` with the geometry's tables; values as (cases, bets)."""
     geometry = config.geometry
     index = community_index(geometry)
@@ -835,7 +912,7 @@ def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np
     bonus = (float(bonus_bet), np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5,
              np.zeros(1) if bonus_ev is None else community_bonus_net(config))  # built only when read
     _fa_values(np.ascontiguousarray(hold_counts, dtype=np.int64), np.ascontiguousarray(unseen_suited, dtype=np.int64),
-               removals, deck, payouts, bonus, out, track, np.zeros(1) if tracked is None else tracked)
+               removals, deck, payouts, bonus, out, track, np.zeros(1) if tracked is None else tracked, shared)
     return out
 
 
