@@ -41,6 +41,7 @@ from solver.game.config import GameConfig
 from solver.game.hu import claim_value
 from solver.game.options import Option
 from solver.game.state import unseen_suited
+from solver.runtime.jit import interpreted
 from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 
 
@@ -192,7 +193,10 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     """:func:`deal_options`, with the value of every hold after every draw."""
     geometry = config.geometry
     options: list[Option] = []
-    claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
+    # The claims need a few thousand hu tests in this process: as plain Python they take less time
+    # than loading numba here (which the workers do anyway), and that time would come before theirs.
+    with interpreted():
+        claim = claim_value(hand, config, 1.0, config.tian_hu_flush, config.tian_hu)
     if claim is not None:
         options.append(Option("claim", (), 0.0, claim, 1.0))
     unseen = geometry.full_counts() - counts_of(hand + dead, geometry)
@@ -228,9 +232,10 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
             progress(done, total_work)
     discards = submultisets(hand, 2)
     totals = np.zeros((2, len(discards)))
-    for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs
-        best_by_hold = {hold: float(value.max()) for hold, value in values_by_hold[n].items()}
-        totals += weights[n] * _discard_values(hand, draw, best_by_hold, discards, config)
+    with interpreted():
+        for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs
+            best_by_hold = {hold: float(value.max()) for hold, value in values_by_hold[n].items()}
+            totals += weights[n] * _discard_values(hand, draw, best_by_hold, discards, config)
     n_draws = comb(int(unseen.sum()), 2)
     assert int(weights.sum()) == n_draws
     for k, dd in enumerate((0.0, config.double_down)):
