@@ -100,6 +100,9 @@ def test_holds_sharing_completion_counts_match_holds_valued_alone(base: str, ext
     assert (shared.cache[:, 0] >= 0).sum() > 0
     with pytest.raises(ValueError, match="base"):
         fa_values_sharing(counts_of(cards("2m 3m 4m 5m"), G), shared, CONFIG)
+    gone = SharedCounts(counts_of(cards("1m 3p"), G), unseen_suited(cards("1m 3p 5s 5s 5s"), CONFIG), 2, G)
+    with pytest.raises(ValueError, match="unseen"):
+        fa_values_sharing(counts_of(cards("1m 3p 5s 9m"), G), gone, CONFIG)
 
 
 def test_draw_stage_against_monte_carlo() -> None:

@@ -889,6 +889,8 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
     n_suited = config.geometry.n_types - 1
     if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra:
         raise ValueError("a shared hold is the group's base plus its own suited cards")
+    if (shared.unseen < extra[:n_suited]).any():
+        raise ValueError("a shared hold's own cards come from the group's unseen cards")
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
     return _run_kernel(hold_counts, shared.unseen - extra[:n_suited], np.full((1, 2), -1, np.int64), config, 0.0,
                        None, -1, None, (own, shared.binom, shared.cache))[0]
