@@ -364,10 +364,11 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         else:
             for su in range(3):
                 bucket[su] = _bucket(needs[su], jokers)
-            at = _shared_index(m4, i, extra, binom) if sharing else -1
-            if at >= 0 and cache[at, 0] >= 0.0:
-                n_hu = cache[at, 0]
-                n_flush = cache[at, 1]
+            at = _shared_index(m4, i, extra, binom, n_suited) if sharing else -1
+            packed = cache[at] if at >= 0 else -1
+            if packed >= 0:
+                n_hu = float(packed & 0xFFFF)
+                n_flush = float(packed >> 16)
             else:
                 # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
                 # measured slower, docs/performance.md)
@@ -391,8 +392,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket,
                                                    suits, hu_of, flush_of, nb)
                 if at >= 0:
-                    cache[at, 0] = n_hu
-                    cache[at, 1] = n_flush
+                    cache[at] = np.int32(n_hu) | (np.int32(n_flush) << 16)
             if removing:
                 _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits, ranks,
                                 hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush, one_bucket)
@@ -444,20 +444,22 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
 
 
 @kernel(inline="always")
-def _shared_index(m4, i, extra, binom):
+def _shared_index(m4, i, extra, binom, n_types):
     """Rank of the multiset ``extra`` + community ``i`` (both sorted card types) among the multisets
-    of its size: c_j = t_j + j is strictly increasing, and the rank is sum_j C(c_j, j + 1)."""
+    of its size, in the communities' (lexicographic) order, so that one hold's lookups come close
+    together in memory: with the types taken from the largest down as u = n_types - 1 - t, the
+    numbers c_j = u_j + j increase strictly, and the rank is sum_j C(c_j, j + 1)."""
     rank = 0
-    a = 0
-    b = 0
+    a = 3
+    b = extra.shape[0] - 1
     for j in range(4 + extra.shape[0]):
-        if b >= extra.shape[0] or (a < 4 and m4[i, a] <= extra[b]):
+        if b < 0 or (a >= 0 and m4[i, a] >= extra[b]):
             t = m4[i, a]
-            a += 1
+            a -= 1
         else:
             t = extra[b]
-            b += 1
-        rank += binom[t + j, j + 1]
+            b -= 1
+        rank += binom[n_types - 1 - t + j, j + 1]
     return rank
 
 
@@ -879,7 +881,10 @@ class SharedCounts:
         self.unseen = np.asarray(unseen_suited, np.int64)
         self.n_extra = n_extra
         self.binom = np.array([[comb(n, k) for k in range(size + 1)] for n in range(n_suited + size)], np.int64)
-        self.cache = np.full((comb(n_suited + size - 1, size), 2), -1.0)
+        # n_hu | n_flush << 16 in an int32 (-1: not counted yet), half the memory of two floats: the lookups
+        # go wherever the communities send them, and a smaller table misses the processor's caches less
+        packs = comb(int(self.unseen.sum()), 2) < 1 << 15
+        self.cache = np.full(comb(n_suited + size - 1, size) if packs else 0, -1, np.int32)
 
 
 def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig) -> np.ndarray:
@@ -896,7 +901,7 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
                        None, -1, None, (own, shared.binom, shared.cache))[0]
 
 
-_NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros((0, 2)))
+_NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(0, np.int32))
 
 
 def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,
