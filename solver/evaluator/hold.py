@@ -319,8 +319,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     hold, unseen, removals, out, tracked = unowned((hold, unseen, removals, out, tracked))
     powers, hold_keys, keys, needs, x, left, weights, in_a, total4, before, runs, sums, bonus_sums, total2, needs_r, \
         hu_of, flush_of = unowned(work)
-    a_powers, profile_of, n_built, h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, one_b, r_bucket, r_mass, \
-        r_n, a_keys, used = unowned(profiles)
+    a_rank, profile_of, n_built, h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, one_b, r_bucket, r_mass, \
+        r_n, a_keys, used, a_n = unowned(profiles)
     bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = unowned(counts)
     flags_of, suit_flags, six_levels, scratch = unowned(hand_rule)
     extra, binom, cache = unowned(shared)
@@ -374,11 +374,14 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 # measured slower, docs/performance.md)
                 for su in range(suits):
                     a_keys[su] = 0
-                for c in range(4):
+                    a_n[su] = 0
+                for c in range(4):  # a suit's cards come in rising rank: its part's rank (see _new_profiles)
                     t = m4[i, c]
                     su = t // ranks
-                    a_keys[su] += a_powers[t - su * ranks]
+                    a_keys[su] += a_rank[a_n[su], t - su * ranks]
+                    a_n[su] += 1
                 for su in range(suits):
+                    a_keys[su] += a_rank[4, a_n[su]]
                     p = profile_of[su, a_keys[su]]
                     if p < 0:
                         p = n_built[su]
@@ -542,19 +545,37 @@ def _community_keys(m4, i, hold_keys, x, keys, powers, ranks, cap):
 
 @kernel(inline="always")
 def _new_profiles(n_profiles, ranks, cap, jokers):
-    """Room for the suit profiles, built on first use and keyed by the suit part of A (base
-    ``min(cap, 4) + 1`` digits: a four-card community holds a card at most 4 times)."""
+    """Room for the suit profiles, built on first use and keyed by the suit part of A: the rank of
+    the multiset of its ranks r_0 <= ... <= r_{k-1} among those of k cards, sum_j C(r_j + j, j + 1)
+    (``a_rank[j, r]``), after those of fewer cards (``a_rank[4, k]``). A small key, so the table
+    of profiles found stays in the processor's nearest caches."""
     nb = _n_buckets(jokers)
-    a_powers = _powers(ranks, min(cap, 4) + 1)
-    profile_of = np.full((3, a_powers[ranks - 1] * (min(cap, 4) + 1)), -1, np.int16)
-    return (a_powers, profile_of, np.zeros(3, np.int64),
+    a_rank = np.zeros((5, max(ranks, 5)), np.int64)
+    for j in range(4):
+        for r in range(ranks):
+            a_rank[j, r] = _binomial(r + j, j + 1)
+    for k in range(1, 5):
+        a_rank[4, k] = a_rank[4, k - 1] + _binomial(ranks + k - 2, k - 1)
+    profile_of = np.full((3, a_rank[4, 4] + _binomial(ranks + 3, 4)), -1, np.int16)
+    return (a_rank, profile_of, np.zeros(3, np.int64),
             np.empty((3, n_profiles, nb), np.int64), np.empty((3, n_profiles, nb), np.float64),
             np.empty((3, n_profiles), np.int64),
             np.empty((3, n_profiles, nb), np.int64), np.empty((3, n_profiles, nb), np.float64),
             np.empty((3, n_profiles), np.int64),
             np.empty((3, n_profiles, ranks), np.int64), np.empty((3, n_profiles, ranks, nb), np.int64),
             np.empty((3, n_profiles, ranks, nb), np.float64), np.empty((3, n_profiles, ranks), np.int64),
-            np.empty(3, np.int64), np.empty(3, np.int64))
+            np.empty(3, np.int64), np.empty(3, np.int64), np.empty(3, np.int64))
+
+
+@kernel(inline="always")
+def _binomial(n, k):
+    """C(n, k) for small n and k (exact in int64)."""
+    if k < 0 or k > n:
+        return 0
+    out = 1
+    for j in range(k):
+        out = out * (n - j) // (j + 1)
+    return out
 
 
 @kernel(inline="always")
