@@ -92,7 +92,7 @@ def test_holds_sharing_completion_counts_match_holds_valued_alone(base: str, ext
     b = cards(base)
     dealt = b + cards("6m 6m 7p")  # the rest of the deal, gone from the unseen cards
     unseen = unseen_suited(dealt, CONFIG)
-    shared = SharedCounts(counts_of(b, G), unseen, 4 - len(b), G)
+    shared = SharedCounts(counts_of(b, G), unseen, G)
     alone = [fa_values(counts_of(b + cards(e), G), unseen_suited(dealt + cards(e), CONFIG), CONFIG) for e in extras]
     for _ in range(2):
         for e, expected in zip(extras, alone):
@@ -101,13 +101,12 @@ def test_holds_sharing_completion_counts_match_holds_valued_alone(base: str, ext
     with pytest.raises(ValueError, match="base"):
         fa_values_sharing(counts_of(cards("2m 3m 4m 5m"), G), shared, CONFIG)
     four_decks = GameConfig(decks=4)  # too many completions to pack two counts in an int32: nothing shared
-    alone4 = SharedCounts(counts_of(b, four_decks.geometry), unseen_suited(dealt, four_decks), 4 - len(b),
-                          four_decks.geometry)
+    alone4 = SharedCounts(counts_of(b, four_decks.geometry), unseen_suited(dealt, four_decks), four_decks.geometry)
     assert len(alone4.cache) == 0
     hold4 = counts_of(b + cards(extras[0]), four_decks.geometry)
     np.testing.assert_array_equal(fa_values_sharing(hold4, alone4, four_decks), fa_values(
         hold4, unseen_suited(dealt + cards(extras[0]), four_decks), four_decks))
-    gone = SharedCounts(counts_of(cards("1m 3p"), G), unseen_suited(cards("1m 3p 5s 5s 5s"), CONFIG), 2, G)
+    gone = SharedCounts(counts_of(cards("1m 3p"), G), unseen_suited(cards("1m 3p 5s 5s 5s"), CONFIG), G)
     with pytest.raises(ValueError, match="unseen"):
         fa_values_sharing(counts_of(cards("1m 3p 5s 9m"), G), gone, CONFIG)
 

@@ -118,7 +118,7 @@ def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[
             hold_counts = counts_of(job.holds[0], config.geometry)
             values.append(fa_values_removing(hold_counts, job.unseen, list(job.removals), config))
         elif job.base is not None:
-            shared = SharedCounts(counts_of(job.base, config.geometry), job.unseen, 4 - len(job.base), config.geometry)
+            shared = SharedCounts(counts_of(job.base, config.geometry), job.unseen, config.geometry)
             values.append(np.array([fa_values_sharing(counts_of(h, config.geometry), shared, config)
                                     for h in job.holds]))
         else:

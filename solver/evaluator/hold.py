@@ -38,9 +38,10 @@ valued against the unseen cards less those, a hold and a community see the
 same cards in all as another hold and community of the group do whenever
 their own cards plus the community are the same multiset, and then meet
 the same completions (their plain counts; the hand-card re-test below,
-which depends on which cards are the hold's, is made per hold). The deal stage's holds of two dealt and both drawn
-cards come in such groups; the counts, exact integers, are kept by the
-multiset's rank and read back bit for bit.
+which depends on which cards are the hold's, is made per hold). The deal
+stage's holds of two dealt and both drawn cards come in such groups; the
+counts, exact integers, are kept by the multiset's rank and read back bit
+for bit.
 
 The hu test on keys is the plain one; step 14 wants a hu that uses a hand
 card. They differ only when the six community cards form a hu on their own
@@ -895,12 +896,12 @@ class SharedCounts:
     here, indexed by the multiset's rank, the first time it is made.
     """
 
-    def __init__(self, base: np.ndarray, unseen_suited: np.ndarray, n_extra: int, geometry: DeckGeometry) -> None:
+    def __init__(self, base: np.ndarray, unseen_suited: np.ndarray, geometry: DeckGeometry) -> None:
         n_suited = geometry.n_types - 1
-        size = 4 + n_extra
         self.base = np.asarray(base, np.int64)
         self.unseen = np.asarray(unseen_suited, np.int64)
-        self.n_extra = n_extra
+        self.n_extra = 4 - int(self.base.sum())  # a hold has four cards
+        size = 4 + self.n_extra
         self.binom = np.array([[comb(n, k) for k in range(size + 1)] for n in range(n_suited + size)], np.int64)
         # n_hu | n_flush << 16 in an int32 (-1: not counted yet), half the memory of two floats: the lookups
         # go wherever the communities send them, and a smaller table misses the processor's caches less
