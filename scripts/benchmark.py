@@ -292,7 +292,7 @@ def _deal_parts() -> dict:
         start = time.perf_counter()
         _value_jobs([job], config, 0.0)
         part = parts.setdefault(name, {"passes": 0, "values": 0, "seconds": 0.0})
-        part["passes"] += 1 if job.removals else len(job.holds)
+        part["passes"] += len(job.holds)
         part["values"] += len(job.pairs)
         part["seconds"] += time.perf_counter() - start
     return parts

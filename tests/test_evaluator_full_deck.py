@@ -111,6 +111,35 @@ def test_holds_sharing_completion_counts_match_holds_valued_alone(base: str, ext
         fa_values_sharing(counts_of(cards("1m 3p 5s 9m"), G), gone, CONFIG)
 
 
+@pytest.mark.parametrize("base, extras", [("1m 3p 7s", ["5s", "9m", "3p", "2m", "7s"]), ("2p 8s J", ["9s", "2p"])])
+def test_holds_sharing_removal_counts_match_holds_valued_alone(base: str, extras: list[str]) -> None:
+    """Holds of three dealt cards and one drawn, each with removal cases (the draw's other card),
+    valued one after another sharing their counts and R(t): each bit for bit its own pass of
+    removals and, for a case, a plain pass; twice, the second round read from the shared counts."""
+    b = cards(base)
+    dealt = b + cards("6m 6m 7p")[: 6 - len(b)]
+    unseen = unseen_suited(dealt, CONFIG)
+    removals = [(), (cards("4p")[0],), (cards("5s")[0],), (cards("9m")[0],), (cards("7s")[0],)]
+    shared = SharedCounts(counts_of(b, G), unseen, G, removing=True)
+    alone = [fa_values_removing(counts_of(b + cards(e), G), unseen_suited(dealt + cards(e), CONFIG), removals, CONFIG)
+             for e in extras]
+    np.testing.assert_array_equal(alone[0][2], fa_values(counts_of(b + cards(extras[0]), G),
+                                                         unseen_suited(dealt + cards(extras[0] + " 5s"), CONFIG),
+                                                         CONFIG))
+    for _ in range(2):
+        for e, expected in zip(extras, alone):
+            got = fa_values_sharing(counts_of(b + cards(e), G), shared, CONFIG, removals)
+            np.testing.assert_array_equal(got, expected)
+    assert (shared.removal_cache != 0).any()
+    hold = counts_of(b + cards(extras[0]), G)
+    with pytest.raises(ValueError, match="one card a case"):
+        fa_values_sharing(hold, shared, CONFIG, [(cards("4p")[0], cards("5s")[0])])
+    with pytest.raises(ValueError, match="removal cases"):
+        fa_values_sharing(hold, shared, CONFIG)
+    with pytest.raises(ValueError, match="one card a case"):
+        fa_values_sharing(hold, SharedCounts(counts_of(b, G), unseen, G), CONFIG, removals)
+
+
 def test_draw_stage_against_monte_carlo() -> None:
     """Deal the community from real shuffled stubs and play the evaluator's ting decisions: within 4 SE."""
     hand, dead = cards("11m 23p 57s"), cards("9m 9p")

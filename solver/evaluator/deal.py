@@ -13,11 +13,13 @@ card. Such a hold is valued once for all its draws: the draws differ
 only by the other cards they bring, which the hold kernel removes from
 the unseen cards by inclusion-exclusion
 (:func:`solver.evaluator.hold.fa_values_removing`), bit for bit as separate calls
-would. Holds of two dealt and both drawn cards are valued draw by draw, but
-those with the same dealt cards (and the joker, if drawn) one after
-another, sharing their completion counts: a hold and a community meet
-the same two-card completions as any other hold of the group that sees
-the same cards in all (:class:`solver.evaluator.hold.SharedCounts`).
+would. Holds of two dealt and both drawn cards are valued draw by draw.
+Holds with the same dealt cards (and the joker, if drawn) but drawn cards
+of their own are valued one after another, sharing their completion
+counts: a hold and a community meet the same two-card completions as any
+other hold of the group that sees the same cards in all
+(:class:`solver.evaluator.hold.SharedCounts`); with one drawn card, the
+counts of each removed card R(t) too.
 Everything with a bonus bet is valued draw by draw, alone: its expected
 value per community depends on the unseen cards.
 
@@ -47,40 +49,42 @@ from solver.runtime.parallel import mark_parent, watch_parent, work_processes
 
 @dataclass(frozen=True)
 class _Job:
-    """Holds to value: one hold for several draws (``draws``, each removing ``removals[k]``
-    from ``unseen``), several holds (``holds``) for one draw, or, with a ``base``, hold k
-    for draw k, each hold the base plus its own suited cards, against ``unseen`` less them
-    (their completion counts shared)."""
+    """Holds valued one after another in one process; hold k serves the draws ``draws[k]``.
+
+    Without ``removals`` a hold serves one draw and is valued against ``unseen``; with them,
+    hold k is valued for its draw j against ``unseen`` less ``removals[k][j]`` (the draw's
+    other cards), all in one pass. With a ``base``, every hold is the base plus suited cards
+    of its own, valued against ``unseen`` less those, and the holds share their completion
+    counts (:class:`solver.evaluator.hold.SharedCounts`)."""
 
     holds: tuple[tuple[int, ...], ...]
     unseen: np.ndarray
-    draws: tuple[int, ...]
-    removals: tuple[tuple[int, ...], ...] = ()
+    draws: tuple[tuple[int, ...], ...]
+    removals: tuple[tuple[tuple[int, ...], ...], ...] | None = None
     base: tuple[int, ...] | None = None
 
     @property
     def pairs(self) -> list[tuple[tuple[int, ...], int]]:
         """The (hold, draw index) pairs the job values, in the order of its values."""
-        if self.removals:
-            return [(self.holds[0], n) for n in self.draws]
-        if self.base is not None:
-            return list(zip(self.holds, self.draws))
-        return [(hold, self.draws[0]) for hold in self.holds]
+        return [(hold, n) for hold, ns in zip(self.holds, self.draws) for n in ns]
 
     @property
     def cost(self) -> int:
         """Work in kernel passes, about: a removal case costs a sixth of a pass (measured on
         the real deck), so progress and scheduling follow time rather than values."""
-        return 1 + len(self.removals) // 6 if self.removals else len(self.holds)
+        if self.removals is None:
+            return len(self.holds)
+        return sum(1 + len(cases) // 6 for cases in self.removals)
 
 
 def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float,
           dead: tuple[int, ...] = ()) -> list[_Job]:
     """Every (hold, draw) pair to value, each exactly once, grouped into jobs (``dead``: cards other seats
     showed, out of play for the draws and the community)."""
-    geometry = config.geometry
-    # a shared hold: the unseen cards with its drawn card out, and its (draw, other cards) cases
-    shared: dict[tuple[int, ...], tuple[np.ndarray, list[tuple[int, tuple[int, ...]]]]] = {}
+    joker = config.geometry.joker
+    # holds with at most one drawn card serve many draws, each removing the draw's other card(s):
+    # by group (the dealt cards, and a drawn joker), then by hold, their (draw, removed cards) cases
+    removing: dict[tuple[int, ...], dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = {}
     # holds of two dealt and both drawn cards by their dealt cards (and joker): (hold, draw) pairs
     groups: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
     jobs = []
@@ -88,42 +92,51 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
         seen = tuple(sorted(hand + draw))
         own = []
         for hold in submultisets(seen, 4):
-            drawn = tuple(_drawn(hold, hand))
+            drawn = tuple(c for c in _drawn(hold, hand) if c != joker)  # a drawn joker stays in the base
             if bonus_bet > 0:
                 own.append(hold)
-            elif len(drawn) <= 1:
-                if hold not in shared:
-                    shared[hold] = (unseen_suited(hand + drawn + dead, config), [])
-                other = remove_cards(draw, drawn)
-                shared[hold][1].append((n, tuple(c for c in other if c != geometry.joker)))
+            elif len(_drawn(hold, hand)) <= 1:
+                other = tuple(c for c in remove_cards(draw, drawn) if c != joker)
+                base = remove_cards(hold, drawn)
+                removing.setdefault(base, {}).setdefault(hold, []).append((n, other))
             else:
-                groups.setdefault(remove_cards(hold, tuple(c for c in drawn if c != geometry.joker)), []).append(
-                    (hold, n))
+                groups.setdefault(remove_cards(hold, drawn), []).append((hold, n))
         if own:
-            jobs.append(_Job(tuple(own), unseen_suited(seen + dead, config), (n,)))
-    for hold, (base, cases) in shared.items():
-        jobs.append(_Job((hold,), base, tuple(n for n, _ in cases), tuple(r for _, r in cases)))
+            jobs.append(_Job(tuple(own), unseen_suited(seen + dead, config), tuple((n,) for _ in own)))
     unseen = unseen_suited(hand + dead, config)
+    for base, by_hold in removing.items():
+        cases = tuple(by_hold.values())
+        job = _Job(tuple(by_hold), unseen, tuple(tuple(n for n, _ in c) for c in cases),
+                   tuple(tuple(r for _, r in c) for c in cases), base)
+        # a hold of four dealt cards, or three and a drawn joker, has no card of its own to share by
+        jobs.append(job if len(base) < 4 else _Job(job.holds, job.unseen, job.draws, job.removals))
     for base, members in groups.items():
-        jobs.append(_Job(tuple(h for h, _ in members), unseen, tuple(n for _, n in members), base=base))
+        jobs.append(_Job(tuple(h for h, _ in members), unseen, tuple((n,) for _, n in members), base=base))
     return jobs
 
 
 def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
-    """Fa-hu values (one per bet size) of each job's (hold, draw) pairs, job by job."""
+    """Fa-hu values (one row per bet size) of each job's (hold, draw) pairs, job by job."""
     watch_parent()
+    geometry = config.geometry
     values = []
     for job in jobs:
-        if job.removals:
-            hold_counts = counts_of(job.holds[0], config.geometry)
-            values.append(fa_values_removing(hold_counts, job.unseen, list(job.removals), config))
-        elif job.base is not None:
-            shared = SharedCounts(counts_of(job.base, config.geometry), job.unseen, config.geometry)
-            values.append(np.array([fa_values_sharing(counts_of(h, config.geometry), shared, config)
-                                    for h in job.holds]))
-        else:
-            bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
-            values.append(np.array([hold_values(h, job.unseen, config, bonus_bet, bonus_ev) for h in job.holds]))
+        shared = None
+        if job.base is not None:
+            shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry, job.removals is not None)
+        bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
+        rows = []
+        for k, hold in enumerate(job.holds):
+            counts = counts_of(hold, geometry)
+            if job.removals is not None:
+                cases = list(job.removals[k])
+                rows.append(fa_values_sharing(counts, shared, config, cases) if shared is not None
+                            else fa_values_removing(counts, job.unseen, cases, config))
+            elif shared is not None:
+                rows.append(fa_values_sharing(counts, shared, config)[None])
+            else:
+                rows.append(hold_values(hold, job.unseen, config, bonus_bet, bonus_ev)[None])
+        values.append(np.concatenate(rows))
     return values
 
 

@@ -37,11 +37,11 @@ Holds valued one after another can share their completion counts
 valued against the unseen cards less those, a hold and a community see the
 same cards in all as another hold and community of the group do whenever
 their own cards plus the community are the same multiset, and then meet
-the same completions (their plain counts; the hand-card re-test below,
-which depends on which cards are the hold's, is made per hold). The deal
-stage's holds of two dealt and both drawn cards come in such groups; the
-counts, exact integers, are kept by the multiset's rank and read back bit
-for bit.
+the same completions (their plain counts, and the removal counts R(t);
+the hand-card re-test below, which depends on which cards are the
+hold's, is made per hold). The deal stage's holds of dealt cards and one
+or two drawn ones come in such groups; the counts, exact integers, are
+kept by the multiset's rank and read back bit for bit.
 
 The hu test on keys is the plain one; step 14 wants a hu that uses a hand
 card. They differ only when the six community cards form a hu on their own
@@ -281,8 +281,9 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     :func:`_bonus_evs`, so tracking counts only the communities bet on).
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
-    ``shared``: (``extra``, ``binom``, ``cache``), completion counts shared by a group of holds
-    (:func:`fa_values_sharing`); ``cache`` of no rows when the hold is valued alone.
+    ``shared``: (``extra``, ``binom``, ``cache``, ``removal_cache``), completion counts (and R(t), with
+    removals) shared by a group of holds (:class:`SharedCounts`); ``cache`` of no rows when the hold is
+    valued alone.
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     n_suited = unseen.shape[0]
@@ -292,6 +293,8 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     hold_keys = np.empty(3, np.int64)
     _suit_keys(hold, suits, ranks, cap, hold_keys)
     total2, needs_r, removing = _cases(removals, unseen)
+    if removing and shared[2].shape[0] > 0:
+        needs_r[:] = True  # the shared R(t) serve holds with other removed cards
     hu_of, flush_of = _bucket_levels(jokers)
     # the work arrays, all made here: the loop unowns every array it is handed
     work = (_powers(ranks, cap + 1), hold_keys, np.empty(3, np.int64), np.empty(3, np.int64), hold.copy(),
@@ -324,8 +327,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         r_n, a_keys, used, a_n = unowned(profiles)
     bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = unowned(counts)
     flags_of, suit_flags, six_levels, scratch = unowned(hand_rule)
-    extra, binom, cache = unowned(shared)
-    sharing = cache.shape[0] > 0 and not removing
+    extra, binom, cache, r_cache = unowned(shared)
+    sharing = cache.shape[0] > 0
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
     nb = _n_buckets(jokers)
@@ -370,6 +373,10 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
             if packed >= 0:
                 n_hu = float(packed & 0xFFFF)
                 n_flush = float(packed >> 16)
+                if removing:
+                    for t in range(n_suited):
+                        r_hu[t] = float(r_cache[at, t] & 0xFFFF)
+                        r_flush[t] = float(r_cache[at, t] >> 16)
             else:
                 # the suit profiles of A's suit parts, built on first use (here, not in a helper: one
                 # measured slower, docs/performance.md)
@@ -395,11 +402,15 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                     used[su] = p
                 n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket,
                                                    suits, hu_of, flush_of, nb)
+                if removing:
+                    _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits,
+                                    ranks, hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush,
+                                    one_bucket)
                 if at >= 0:
                     cache[at] = np.int32(n_hu) | (np.int32(n_flush) << 16)
-            if removing:
-                _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits, ranks,
-                                hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush, one_bucket)
+                    if removing:
+                        for t in range(n_suited):
+                            r_cache[at, t] = np.int32(r_hu[t]) | (np.int32(r_flush[t]) << 16) if left[t] > 0 else 0
             if jokers == 0:
                 d_hu, d_flush = _hand_rule_fix(i, keys, x, left, hold, alone_offsets, alone_pairs, alone_sixes, table,
                                                suits, ranks, cap, powers, removing, flags_of, suit_flags, six_levels,
@@ -880,10 +891,15 @@ def fa_values_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, remov
     One pass over the communities serves every case, which is what makes a
     hold shared by many draws cheap (see :mod:`solver.evaluator.deal`).
     """
+    return _run_kernel(hold_counts, unseen_suited, _removal_rows(removals), config, 0.0, None, -1, None)
+
+
+def _removal_rows(removals: list[tuple[int, ...]]) -> np.ndarray:
+    """The kernel's removal cases: up to two sorted card types per row, -1 for none."""
     rows = np.full((len(removals), 2), -1, np.int64)
     for e, removed in enumerate(removals):
         rows[e, : len(removed)] = sorted(removed)
-    return _run_kernel(hold_counts, unseen_suited, rows, config, 0.0, None, -1, None)
+    return rows
 
 
 class SharedCounts:
@@ -893,42 +909,58 @@ class SharedCounts:
     ``unseen_suited - E``. For a hold and a four-card community A the two-card completions
     are counted for X = hold + A from L = unseen - A, so both depend only on the multiset
     E + A: holds of the group that meet the same E + A share the count, which is kept
-    here, indexed by the multiset's rank, the first time it is made.
+    here, indexed by the multiset's rank, the first time it is made. With ``removing``, the
+    holds have removal cases of one card each (:func:`fa_values_removing`), and the removal
+    counts R(t) of every card type t, which depend on E + A alone too, are kept beside.
     """
 
-    def __init__(self, base: np.ndarray, unseen_suited: np.ndarray, geometry: DeckGeometry) -> None:
+    def __init__(self, base: np.ndarray, unseen_suited: np.ndarray, geometry: DeckGeometry,
+                 removing: bool = False) -> None:
         n_suited = geometry.n_types - 1
         self.base = np.asarray(base, np.int64)
         self.unseen = np.asarray(unseen_suited, np.int64)
         self.n_extra = 4 - int(self.base.sum())  # a hold has four cards
+        self.removing = removing
         size = 4 + self.n_extra
         self.binom = np.array([[comb(n, k) for k in range(size + 1)] for n in range(n_suited + size)], np.int64)
         # n_hu | n_flush << 16 in an int32 (-1: not counted yet), half the memory of two floats: the lookups
         # go wherever the communities send them, and a smaller table misses the processor's caches less
         packs = comb(int(self.unseen.sum()), 2) < 1 << 15
         self.cache = np.full(comb(n_suited + size - 1, size) if packs else 0, -1, np.int32)
+        # R(t) packed the same way (each at most the unseen cards, so it fits where the counts do)
+        self.removal_cache = np.zeros((len(self.cache), n_suited) if removing else (0, 0), np.int32)
 
 
-def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig) -> np.ndarray:
+def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig,
+                      removals: list[tuple[int, ...]] | None = None) -> np.ndarray:
     """:func:`fa_values` (no bonus) of ``hold_counts`` against ``shared.unseen`` less the hold's own cards
-    (those beyond ``shared.base``), bit for bit, reusing the counts of the group's holds before it."""
+    (those beyond ``shared.base``), bit for bit, reusing the counts of the group's holds before it.
+
+    With ``removals`` (``shared`` made ``removing``; at most one card a case), the values of
+    each case as :func:`fa_values_removing` gives them, as (cases, bets); else those of the one
+    case with nothing removed, as (bets,)."""
     extra = np.asarray(hold_counts, np.int64) - shared.base
     n_suited = config.geometry.n_types - 1
     if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra:
         raise ValueError("a shared hold is the group's base plus its own suited cards")
     if (shared.unseen < extra[:n_suited]).any():
         raise ValueError("a shared hold's own cards come from the group's unseen cards")
+    if removals is not None and (not shared.removing or any(len(r) > 1 for r in removals)):
+        raise ValueError("shared removal counts need a group made for them and one card a case")
+    if removals is None and shared.removing:
+        raise ValueError("a group made for removal cases values holds with them")
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
-    return _run_kernel(hold_counts, shared.unseen - extra[:n_suited], np.full((1, 2), -1, np.int64), config, 0.0,
-                       None, -1, None, (own, shared.binom, shared.cache))[0]
+    values = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows(removals or [()]), config,
+                         0.0, None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache))
+    return values if removals is not None else values[0]
 
 
-_NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(0, np.int32))
+_NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(0, np.int32), np.zeros((0, 0), np.int32))
 
 
 def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,
                 bonus_bet: float, bonus_ev: np.ndarray | None, track: int, tracked: np.ndarray | None,
-                shared: tuple[np.ndarray, np.ndarray, np.ndarray] = _NOT_SHARED) -> np.ndarray:
+                shared: tuple[np.ndarray, ...] = _NOT_SHARED) -> np.ndarray:
     """Call :func:`_fa_values` with the geometry's tables; values as (cases, bets)."""
     geometry = config.geometry
     index = community_index(geometry)
