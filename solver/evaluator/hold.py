@@ -281,9 +281,9 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     :func:`_bonus_evs`, so tracking counts only the communities bet on).
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
-    ``shared``: (``extra``, ``binom``, ``cache``, ``removal_cache``), completion counts (and R(t), with
-    removals) shared by a group of holds (:class:`SharedCounts`); ``cache`` of no rows when the hold is
-    valued alone.
+    ``shared``: (``extra``, ``binom``, ``cache``, ``removal_cache``, ``flags``, ``flags_part``), completion
+    counts (and R(t), with removals) and hand-card flags shared by a group of holds (:class:`SharedCounts`);
+    arrays of no rows when the hold is valued alone.
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     n_suited = unseen.shape[0]
@@ -303,7 +303,7 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
             np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of)
     _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, shared,
                     _new_profiles(n_profiles, ranks, cap, jokers), _new_counts(n_suited, jokers),
-                    _new_hand_rule(hold, alone, cap, ranks, jokers), work)
+                    _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, shared[4], shared[5]), work)
 
 
 @kernel(nogil=True)
@@ -327,7 +327,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         r_n, a_keys, used, a_n = unowned(profiles)
     bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = unowned(counts)
     flags_of, suit_flags, six_levels, scratch = unowned(hand_rule)
-    extra, binom, cache, r_cache = unowned(shared)
+    extra, binom, cache, r_cache, _, _ = unowned(shared)
     sharing = cache.shape[0] > 0
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
@@ -600,14 +600,24 @@ def _new_counts(n_suited, jokers):
 
 
 @kernel(inline="always")
-def _new_hand_rule(hold, alone, cap, ranks, jokers):
+def _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, flags_memo, flags_part):
     """Memos for the hand-card re-test: hand-card flags of a suit by its key
     (:func:`solver.game.hu._new_flags_memo`), and both levels of each six-card community that forms a hu
-    alone (plain | hand-card level << 2)."""
+    alone (plain | hand-card level << 2). A suit's flags depend on the hold's part of the suit alone, so
+    a group's memo (``flags_memo``, of three rows, each valid for the hold's part of the suit with key
+    ``flags_part``) is kept for the suits where this hold's part is the last one's."""
     _, _, sixes = alone
     n_sixes = sixes.max() + 1 if sixes.shape[0] > 0 else 0
-    return (_new_flags_memo(cap, ranks, jokers), np.zeros(3, np.int64),
-            np.full(n_sixes if jokers == 0 else 0, -1, np.int8), np.zeros(hold.shape[0], np.int64))
+    if flags_memo.shape[0] == 3 and jokers == 0:
+        for su in range(3):
+            if flags_part[su] != hold_keys[su]:
+                flags_memo[su, :] = -1
+                flags_part[su] = hold_keys[su]
+        flags_of = flags_memo
+    else:
+        flags_of = _new_flags_memo(cap, ranks, jokers)
+    return (flags_of, np.zeros(3, np.int64), np.full(n_sixes if jokers == 0 else 0, -1, np.int8),
+            np.zeros(hold.shape[0], np.int64))
 
 
 @kernel(inline="always")
@@ -929,6 +939,9 @@ class SharedCounts:
         self.cache = np.full(comb(n_suited + size - 1, size) if packs else 0, -1, np.int32)
         # R(t) packed the same way (each at most the unseen cards, so it fits where the counts do)
         self.removal_cache = np.zeros((len(self.cache), n_suited) if removing else (0, 0), np.int32)
+        # the hand-card flags memo, kept from hold to hold for each suit where the hold's part stays
+        self.flags = np.full((3, (digit_cap(geometry) + 1) ** geometry.ranks), -1, np.int8)
+        self.flags_part = np.full(3, -1, np.int64)
 
 
 def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig,
@@ -951,11 +964,13 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
         raise ValueError("a group made for removal cases values holds with them")
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
     values = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows(removals or [()]), config,
-                         0.0, None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache))
+                         0.0, None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache, shared.flags,
+                                               shared.flags_part))
     return values if removals is not None else values[0]
 
 
-_NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(0, np.int32), np.zeros((0, 0), np.int32))
+_NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(0, np.int32), np.zeros((0, 0), np.int32),
+               np.zeros((0, 0), np.int8), np.zeros(0, np.int64))
 
 
 def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,
