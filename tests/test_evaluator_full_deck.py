@@ -9,6 +9,7 @@ from solver.evaluator.api import Stage, State, evaluate
 from solver.evaluator.hold import SharedCounts, fa_values, fa_values_removing, fa_values_sharing
 from solver.evaluator.ting import ting_outcomes
 from solver.game.cards import counts_of, parse_cards
+from solver.game.community import alone_six_types
 from solver.game.config import GameConfig
 from solver.game.hu import hu_level
 from solver.game.options import best_index
@@ -138,6 +139,33 @@ def test_holds_sharing_removal_counts_match_holds_valued_alone(base: str, extras
         fa_values_sharing(hold, shared, CONFIG)
     with pytest.raises(ValueError, match="one card a case"):
         fa_values_sharing(hold, SharedCounts(counts_of(b, G), unseen, G), CONFIG, removals)
+
+
+@pytest.mark.parametrize("base", ["1m 1m", "1m 3p", "1m 3p 7s"])
+def test_safe_sixes_match_the_naive_hand_card_rule(base: str) -> None:
+    """A group's safe six-card communities (forming a hu alone) are those where a hu using a base card is as
+    good as the community's own (naive enumeration, on a spread of them), and on them every hold holding
+    the base has its hand-card level equal to its plain one."""
+    b = list(cards(base))
+    shared = SharedCounts(counts_of(b, G), unseen_suited(tuple(b), CONFIG), G)
+    types = alone_six_types(G)
+    assert len(shared.safe_sixes) == len(types)
+    checked = 0
+    for q in range(0, len(types), 97):
+        six = [int(t) for t in types[q]]
+        if max(np.bincount(b + six)) > 3:  # never dealt beside this base
+            assert shared.safe_sixes[q] == 0
+            continue
+        own = naive_level(six, G)
+        assert own > 0
+        assert shared.safe_sixes[q] == (naive_level(b + six, G, hand_size=len(b)) >= own), six
+        if shared.safe_sixes[q] and checked < 12:
+            for extra in ([0, 26], [13, 14], [9, 9])[: 4 - len(b)]:
+                hold = b + extra[: 4 - len(b)]
+                if max(np.bincount(hold + six)) <= 3:
+                    assert naive_level(hold + six, G, hand_size=4) == naive_level(hold + six, G)
+                    checked += 1
+    assert 0 < shared.safe_sixes.sum() < len(types)
 
 
 def test_draw_stage_against_monte_carlo() -> None:

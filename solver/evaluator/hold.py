@@ -63,7 +63,7 @@ import numpy as np
 from solver.evaluator.ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_bet_net, _ting_choice, payout_vector
 from solver.game.bonus import community_bonus_net
 from solver.game.cards import DeckGeometry, counts_of
-from solver.game.community import alone_index, community_index, sorted_multisets
+from solver.game.community import alone_index, alone_six_types, community_index, sorted_multisets
 from solver.game.config import GameConfig
 from solver.game.hu import (
     _level_from_flags,
@@ -281,9 +281,10 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     :func:`_bonus_evs`, so tracking counts only the communities bet on).
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
-    ``shared``: (``extra``, ``binom``, ``cache``, ``removal_cache``, ``flags``, ``flags_part``), completion
-    counts (and R(t), with removals) and hand-card flags shared by a group of holds (:class:`SharedCounts`);
-    arrays of no rows when the hold is valued alone.
+    ``shared``: (``extra``, ``binom``, ``cache``, ``removal_cache``, ``flags``, ``flags_part``,
+    ``safe_sixes``), completion counts (and R(t), with removals), hand-card flags and the six-card
+    communities no hold of the group can fail the hand-card rule on, shared by a group of holds
+    (:class:`SharedCounts`); arrays of no rows when the hold is valued alone.
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     n_suited = unseen.shape[0]
@@ -303,7 +304,8 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
             np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of)
     _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, shared,
                     _new_profiles(n_profiles, ranks, cap, jokers), _new_counts(n_suited, jokers),
-                    _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, shared[4], shared[5]), work)
+                    _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, shared[4], shared[5], shared[6]),
+                    work)
 
 
 @kernel(nogil=True)
@@ -327,7 +329,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         r_n, a_keys, used, a_n = unowned(profiles)
     bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = unowned(counts)
     flags_of, suit_flags, six_levels, scratch = unowned(hand_rule)
-    extra, binom, cache, r_cache, _, _ = unowned(shared)
+    extra, binom, cache, r_cache, _, _, _ = unowned(shared)
     sharing = cache.shape[0] > 0
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
@@ -600,14 +602,20 @@ def _new_counts(n_suited, jokers):
 
 
 @kernel(inline="always")
-def _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, flags_memo, flags_part):
+def _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, flags_memo, flags_part, safe_sixes):
     """Memos for the hand-card re-test: hand-card flags of a suit by its key
     (:func:`solver.game.hu._new_flags_memo`), and both levels of each six-card community that forms a hu
     alone (plain | hand-card level << 2). A suit's flags depend on the hold's part of the suit alone, so
     a group's memo (``flags_memo``, of three rows, each valid for the hold's part of the suit with key
-    ``flags_part``) is kept for the suits where this hold's part is the last one's."""
+    ``flags_part``) is kept for the suits where this hold's part is the last one's. Six-card communities
+    marked in a group's ``safe_sixes`` pass the hand-card rule whatever the hold (two equal levels)."""
     _, _, sixes = alone
     n_sixes = sixes.max() + 1 if sixes.shape[0] > 0 else 0
+    six_levels = np.full(n_sixes if jokers == 0 else 0, -1, np.int8)
+    if safe_sixes.shape[0] == six_levels.shape[0]:
+        for q in range(six_levels.shape[0]):
+            if safe_sixes[q]:
+                six_levels[q] = 1 | 1 << 2
     if flags_memo.shape[0] == 3 and jokers == 0:
         for su in range(3):
             if flags_part[su] != hold_keys[su]:
@@ -616,8 +624,7 @@ def _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, flags_memo, flags
         flags_of = flags_memo
     else:
         flags_of = _new_flags_memo(cap, ranks, jokers)
-    return (flags_of, np.zeros(3, np.int64), np.full(n_sixes if jokers == 0 else 0, -1, np.int8),
-            np.zeros(hold.shape[0], np.int64))
+    return flags_of, np.zeros(3, np.int64), six_levels, np.zeros(hold.shape[0], np.int64)
 
 
 @kernel(inline="always")
@@ -683,6 +690,11 @@ def _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used
         r_flush[t] = flush_sum
 
 
+# The change in a completion's (hu, flush hu) count when its levels (plain | hand-card level << 2) differ.
+_DELTA_HU = np.array([float((lv >> 2 == 1) - (lv & 3 == 1)) for lv in range(16)])
+_DELTA_FLUSH = np.array([float((lv >> 2 == 2) - (lv & 3 == 2)) for lv in range(16)])
+
+
 @kernel(inline="always")
 def _hand_rule_fix(i, keys, x, left, hold, offsets, pairs, sixes, table, suits, ranks, cap, powers, removing,
                    flags_of, suit_flags, six_levels, scratch, r_hu, r_flush, pair_fix, after):
@@ -695,12 +707,12 @@ def _hand_rule_fix(i, keys, x, left, hold, offsets, pairs, sixes, table, suits, 
         t1 = pairs[e, 0]
         t2 = pairs[e, 1]
         w = left[t1] * (left[t1] - 1) / 2.0 if t1 == t2 else left[t1] * left[t2] * 1.0
-        if w == 0.0:
-            continue
         # X plus the completion is the hold plus six community cards, which come back under up
         # to 15 A's: both levels are worked out once per six-card community
         levels = six_levels[sixes[e]]
         if levels < 0:
+            if w == 0.0:
+                continue
             _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
             levels = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
                                    _needs_of_key(table, after[2]), 0)
@@ -712,16 +724,14 @@ def _hand_rule_fix(i, keys, x, left, hold, offsets, pairs, sixes, table, suits, 
                 suit_flags[su] = f
             levels |= _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) << 2
             six_levels[sixes[e]] = levels
-        plain = levels & 3
-        exact = levels >> 2
-        if plain != exact:
-            d_hu = (1.0 if exact == 1 else 0.0) - (1.0 if plain == 1 else 0.0)
-            d_flush = (1.0 if exact == 2 else 0.0) - (1.0 if plain == 2 else 0.0)
-            d_hu_all += w * d_hu
-            d_flush_all += w * d_flush
-            if removing:
-                pair_fix[t1, t2] = 1 + exact
-                _fix_removal(t1, t2, left, d_hu, d_flush, r_hu, r_flush)
+        # no branch on whether the levels differ (about a third do, unpredictably): add the change
+        d_hu = _DELTA_HU[levels]
+        d_flush = _DELTA_FLUSH[levels]
+        d_hu_all += w * d_hu
+        d_flush_all += w * d_flush
+        if removing and levels & 3 != levels >> 2:
+            pair_fix[t1, t2] = 1 + (levels >> 2)
+            _fix_removal(t1, t2, left, d_hu, d_flush, r_hu, r_flush)
     return d_hu_all, d_flush_all
 
 
@@ -942,6 +952,57 @@ class SharedCounts:
         # the hand-card flags memo, kept from hold to hold for each suit where the hold's part stays
         self.flags = np.full((3, (digit_cap(geometry) + 1) ** geometry.ranks), -1, np.int8)
         self.flags_part = np.full(3, -1, np.int64)
+        self.safe_sixes = np.zeros(0, np.int8)
+        if self.base[n_suited:].sum() == 0:  # with a joker in hand the hand-card rule is the plain test
+            types = alone_six_types(geometry)
+            self.safe_sixes = np.empty(len(types), np.int8)
+            _safe_sixes(self.base, types, suit_table(geometry), geometry.suits, geometry.ranks, digit_cap(geometry),
+                        self.safe_sixes)
+
+
+@kernel(nogil=True)
+def _safe_sixes(base, six_types, table, suits, ranks, cap, out):
+    """``out[q]``: 1 where six-card community q (``six_types[q]``, forming a hu alone) and the cards of
+    ``base`` (jokerless) hold a hu that uses a base card, of q's own level or better. Every hold holding
+    the base then meets the hand-card rule on q's completions as the plain test does: a hu of the ten
+    cards is q's own or uses a hand card, and one using a hand card is as good as q's own. 0 elsewhere,
+    or where the base and q hold more copies of a card than the suit keys count."""
+    powers = _powers(ranks, cap + 1)
+    base_keys = np.empty(3, np.int64)
+    _suit_keys(base, suits, ranks, cap, base_keys)
+    flags_of = _new_flags_memo(cap, ranks, 0)
+    suit_flags = np.zeros(3, np.int64)
+    scratch = np.zeros(base.shape[0], np.int64)
+    keys = np.empty(3, np.int64)
+    alone = np.empty(3, np.int64)
+    for q in range(six_types.shape[0]):
+        for su in range(3):
+            keys[su] = base_keys[su]
+            alone[su] = 0 if su < suits else -1
+        counted = True
+        run = 0
+        for j in range(6):
+            t = six_types[q, j]
+            run = run + 1 if j > 0 and six_types[q, j - 1] == t else 1
+            s = t // ranks
+            if base[t] + run > cap:
+                counted = False
+                break
+            keys[s] += powers[t - s * ranks]
+            alone[s] += powers[t - s * ranks]
+        out[q] = 0
+        if not counted:
+            continue
+        for su in range(suits):
+            f = flags_of[su, keys[su]]
+            if f < 0:
+                f = _key_flags(keys[su], su, base, ranks, cap, scratch)
+                flags_of[su, keys[su]] = f
+            suit_flags[su] = f
+        own = _level_packed(_needs_of_key(table, alone[0]), _needs_of_key(table, alone[1]),
+                            _needs_of_key(table, alone[2]), 0)
+        if _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) >= own:
+            out[q] = 1
 
 
 def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig,
@@ -965,12 +1026,12 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
     values = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows(removals or [()]), config,
                          0.0, None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache, shared.flags,
-                                               shared.flags_part))
+                                               shared.flags_part, shared.safe_sixes))
     return values if removals is not None else values[0]
 
 
 _NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(0, np.int32), np.zeros((0, 0), np.int32),
-               np.zeros((0, 0), np.int8), np.zeros(0, np.int64))
+               np.zeros((0, 0), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int8))
 
 
 def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,

@@ -180,6 +180,18 @@ def alone_index(geometry: DeckGeometry) -> AloneIndex:
     return AloneIndex(**cached_arrays("alone", geometry, lambda: _build_alone_index(geometry)))
 
 
+@lru_cache(maxsize=4)
+def alone_six_types(geometry: DeckGeometry) -> np.ndarray:
+    """The card types (rising) of each six-card community of :func:`alone_index`, by its number."""
+    alone = alone_index(geometry)
+    m4 = community_index(geometry).m4_types
+    community = np.repeat(np.arange(len(m4)), np.diff(alone.offsets))
+    first = np.zeros(alone.n_sixes, np.int64)  # a completion that makes each six-card community
+    first[alone.sixes[::-1]] = np.arange(len(alone.sixes))[::-1]
+    types = np.concatenate([m4[community[first]], alone.pairs[first].astype(np.int64)], axis=1)
+    return np.ascontiguousarray(np.sort(types, axis=1), np.int64)
+
+
 def _build_alone_index(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     index = community_index(geometry)
     m6_alone = levels_of_rows(index.m6_types, geometry)
