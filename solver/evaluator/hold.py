@@ -523,7 +523,8 @@ def _community_weight(m4, i, left, before, runs):
         left[t] -= 1
         run = run + 1 if c > 0 and m4[i, c - 1] == t else 1
         runs[c] = run
-        weight /= run
+        if run > 1:  # a division by one changes nothing and costs as much as one by two
+            weight /= run
     return weight
 
 
