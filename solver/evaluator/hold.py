@@ -242,6 +242,19 @@ def _key_flags(key, s, hold, ranks, cap, scratch):
 
 
 @kernel(inline="always")
+def _hand_card_level(keys, hold, suits, ranks, cap, flags_of, suit_flags, scratch):
+    """Hu level, counting only hus that use a card of ``hold``, of the cards with suit keys ``keys``
+    (the hold's among them), from each suit's hand-card flags, found once per key (``flags_of``)."""
+    for su in range(suits):
+        f = flags_of[su, keys[su]]
+        if f < 0:
+            f = _key_flags(keys[su], su, hold, ranks, cap, scratch)
+            flags_of[su, keys[su]] = f
+        suit_flags[su] = f
+    return _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2])
+
+
+@kernel(inline="always")
 def _removed_weight(m4, i, before, runs, r1, r2):
     """Weight prod C(U_t - E_t, a_t) of four-card community ``i`` once the cards ``r1``, ``r2``
     (-1: none) are removed too, from ``before[c]`` (unseen count of card c's type before c
@@ -717,13 +730,7 @@ def _hand_rule_fix(i, keys, x, left, hold, offsets, pairs, sixes, table, suits, 
             _completion_keys(keys, x, t1, t2, ranks, powers, cap, after)
             levels = _level_packed(_needs_of_key(table, after[0]), _needs_of_key(table, after[1]),
                                    _needs_of_key(table, after[2]), 0)
-            for su in range(suits):
-                f = flags_of[su, after[su]]
-                if f < 0:
-                    f = _key_flags(after[su], su, hold, ranks, cap, scratch)
-                    flags_of[su, after[su]] = f
-                suit_flags[su] = f
-            levels |= _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) << 2
+            levels |= _hand_card_level(after, hold, suits, ranks, cap, flags_of, suit_flags, scratch) << 2
             six_levels[sixes[e]] = levels
         # no branch on whether the levels differ (about a third do, unpredictably): add the change
         d_hu = _DELTA_HU[levels]
@@ -994,15 +1001,9 @@ def _safe_sixes(base, six_types, table, suits, ranks, cap, out):
         out[q] = 0
         if not counted:
             continue
-        for su in range(suits):
-            f = flags_of[su, keys[su]]
-            if f < 0:
-                f = _key_flags(keys[su], su, base, ranks, cap, scratch)
-                flags_of[su, keys[su]] = f
-            suit_flags[su] = f
         own = _level_packed(_needs_of_key(table, alone[0]), _needs_of_key(table, alone[1]),
                             _needs_of_key(table, alone[2]), 0)
-        if _level_from_flags(suit_flags[0], suit_flags[1], suit_flags[2]) >= own:
+        if _hand_card_level(keys, base, suits, ranks, cap, flags_of, suit_flags, scratch) >= own:
             out[q] = 1
 
 
