@@ -354,7 +354,6 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     for i in range(m4.shape[0]):
         weight = _community_weight(m4, i, left, before, runs)
         if weight == 0.0:
-            left[:] = unseen
             continue
         _case_weights(m4, i, weight, removals, in_a, before, runs, weights, total4)
         _community_keys(m4, i, hold_keys, x, keys, powers, ranks, cap)
@@ -464,9 +463,9 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
             if removing and jokers == 0:
                 for e in range(alone_offsets[i], alone_offsets[i + 1]):
                     pair_fix[alone_pairs[e, 0], alone_pairs[e, 1]] = 0
-        for c in range(4):
+        for c in range(4):  # the hold's counts and the unseen cards back as they were
             x[m4[i, c]] -= 1
-        left[:] = unseen
+            left[m4[i, c]] += 1
     for e in range(n_cases):
         for b in range(bets.shape[0]):
             out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
@@ -524,12 +523,14 @@ def _cases(removals, unseen):
 def _community_weight(m4, i, left, before, runs):
     """Weight prod C(U_t, a_t) of four-card community ``i`` (ordered falling product, divided by run
     lengths), taking its cards out of ``left``; ``before`` and ``runs`` keep the factors for
-    :func:`_removed_weight`. Zero when the community cannot be dealt."""
+    :func:`_removed_weight`. Zero, ``left`` as it was, when the community cannot be dealt."""
     weight = 1.0
     run = 1
     for c in range(4):
         t = m4[i, c]
         if left[t] == 0:
+            for d in range(c):
+                left[m4[i, d]] += 1
             return 0.0
         before[c] = left[t]
         weight *= left[t]
