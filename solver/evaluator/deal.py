@@ -92,10 +92,11 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
         seen = tuple(sorted(hand + draw))
         own = []
         for hold in submultisets(seen, 4):
-            drawn = tuple(c for c in _drawn(hold, hand) if c != joker)  # a drawn joker stays in the base
+            all_drawn = _drawn(hold, hand)
+            drawn = tuple(c for c in all_drawn if c != joker)  # a drawn joker stays in the base
             if bonus_bet > 0:
                 own.append(hold)
-            elif len(_drawn(hold, hand)) <= 1:
+            elif len(all_drawn) <= 1:
                 other = tuple(c for c in remove_cards(draw, drawn) if c != joker)
                 base = remove_cards(hold, drawn)
                 removing.setdefault(base, {}).setdefault(hold, []).append((n, other))
@@ -106,10 +107,9 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
     unseen = unseen_suited(hand + dead, config)
     for base, by_hold in removing.items():
         cases = tuple(by_hold.values())
-        job = _Job(tuple(by_hold), unseen, tuple(tuple(n for n, _ in c) for c in cases),
-                   tuple(tuple(r for _, r in c) for c in cases), base)
         # a hold of four dealt cards, or three and a drawn joker, has no card of its own to share by
-        jobs.append(job if len(base) < 4 else _Job(job.holds, job.unseen, job.draws, job.removals))
+        jobs.append(_Job(tuple(by_hold), unseen, tuple(tuple(n for n, _ in c) for c in cases),
+                         tuple(tuple(r for _, r in c) for c in cases), base if len(base) < 4 else None))
     for base, members in groups.items():
         jobs.append(_Job(tuple(h for h, _ in members), unseen, tuple((n,) for _, n in members), base=base))
     return jobs

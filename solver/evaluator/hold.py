@@ -958,11 +958,13 @@ class SharedCounts:
         self.cache = np.full(comb(n_suited + size - 1, size) if packs else 0, -1, np.int32)
         # R(t) packed the same way (each at most the unseen cards, so it fits where the counts do)
         self.removal_cache = np.zeros((len(self.cache), n_suited) if removing else (0, 0), np.int32)
-        # the hand-card flags memo, kept from hold to hold for each suit where the hold's part stays
-        self.flags = np.full((3, (digit_cap(geometry) + 1) ** geometry.ranks), -1, np.int8)
+        # the hand-card flags memo, kept from hold to hold for each suit where the hold's part stays, and the
+        # safe six-card communities; none with a joker in hand, where the hand-card rule is the plain test
+        self.flags = np.zeros((0, 0), np.int8)
         self.flags_part = np.full(3, -1, np.int64)
         self.safe_sixes = np.zeros(0, np.int8)
-        if self.base[n_suited:].sum() == 0:  # with a joker in hand the hand-card rule is the plain test
+        if self.base[n_suited:].sum() == 0:
+            self.flags = np.full((3, (digit_cap(geometry) + 1) ** geometry.ranks), -1, np.int8)
             types = alone_six_types(geometry)
             self.safe_sixes = np.empty(len(types), np.int8)
             _safe_sixes(self.base, types, suit_table(geometry), geometry.suits, geometry.ranks, digit_cap(geometry),
