@@ -355,7 +355,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         weight = _community_weight(m4, i, left, before, runs)
         if weight == 0.0:
             continue
-        _case_weights(m4, i, weight, removals, in_a, before, runs, weights, total4)
+        _case_weights(m4, i, weight, removals, removing, in_a, before, runs, weights, total4)
         _community_keys(m4, i, hold_keys, x, keys, powers, ranks, cap)
         for s in range(3):
             needs[s] = _needs_of_key(table, keys[s])
@@ -380,10 +380,11 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
         else:
-            for su in range(3):
-                bucket[su] = _bucket(needs[su], jokers)
             at = _shared_index(m4, i, extra, binom, n_suited) if sharing else -1
             packed = cache[at] if at >= 0 else -1
+            if packed < 0 or removing:  # read by the counts, and by the removal cases' pair levels
+                for su in range(3):
+                    bucket[su] = _bucket(needs[su], jokers)
             if packed >= 0:
                 n_hu = float(packed & 0xFFFF)
                 n_flush = float(packed >> 16)
@@ -543,8 +544,14 @@ def _community_weight(m4, i, left, before, runs):
 
 
 @kernel(inline="always")
-def _case_weights(m4, i, weight, removals, in_a, before, runs, weights, total4):
-    """Each case's weight of community ``i``: the plain one unless a removed card is one it takes."""
+def _case_weights(m4, i, weight, removals, removing, in_a, before, runs, weights, total4):
+    """Each case's weight of community ``i``: the plain one unless a removed card is one it takes (never
+    without ``removing``)."""
+    if not removing:
+        for e in range(removals.shape[0]):
+            weights[e] = weight
+            total4[e] += weight
+        return
     for c in range(4):
         in_a[m4[i, c]] = True
     for e in range(removals.shape[0]):
@@ -764,10 +771,30 @@ SUM_FA_HU, SUM_FA_FLUSH, SUM_FOLD, SUM_TING_FIRST = 0, 1, 2, 3
 
 
 @kernel(inline="always")
+def _ting_pick(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
+    """The ting decision of :func:`solver.evaluator.ting._ting_choice`, without its division per option
+    when no bonus is at stake: each bet's net summed over the ``total2`` completions against folding's,
+    ``-(1 + F) total2``. The nets are sums of products of counts and payouts, exact for payouts of a few
+    bits (the rules' are halves), so they order as the EVs do and the first best is the same."""
+    if bonus != 0.0:
+        choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
+        return choice
+    best = -(1.0 + fa_bet) * total2
+    choice = 0
+    n_lose = total2 - n_hu - n_flush
+    for m in range(multiples.shape[0]):
+        net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays)
+        if net > best:
+            best = net
+            choice = m + 1
+    return choice
+
+
+@kernel(inline="always")
 def _add_outcome(sums, bonus_sums, e, b, weight, n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
     """Add a community of ``weight`` combinations that reaches the ting decision, with ``n_hu`` and
     ``n_flush`` winning completions of ``total2``, to the sums of case ``e`` and bet ``b``."""
-    choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
+    choice = _ting_pick(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
     if choice == 0:
         sums[e, b, SUM_FOLD] += weight
     else:
