@@ -270,3 +270,30 @@ def test_deal_stage_is_the_same_for_any_number_of_jobs() -> None:
         two = evaluate(state, config, progress=lambda done, total, seen=seen: seen.append((done, total)), n_jobs=2)
         assert [o.ev for o in one] == [o.ev for o in two]
         assert seen[-1][0] == seen[-1][1] and all(a <= b for (a, _), (b, _) in zip(seen, seen[1:]))
+
+
+@pytest.mark.parametrize("config", [GameConfig(), GameConfig(ting_hu=1.5, ting_hu_multiples=(1.0, 2.0, 4.0)), ODD_PAYS])
+def test_ting_decision_from_summed_nets_is_the_first_best_ev(config: GameConfig) -> None:
+    """The hold kernel's ting decision (summed nets against folding's, the smallest or the largest multiple)
+    is the first best EV of every option (``_ting_choice``) at every win count of several completion totals:
+    the same choice where the payouts are halves; with others (``ODD_PAYS``), an option worth as much."""
+    from solver.evaluator.hold import _ting_pick
+    from solver.evaluator.ting import _ting_bet_ev, _ting_choice, payout_vector
+
+    pays, multiples = payout_vector(config), np.array(config.ting_hu_multiples)
+    exact = config is not ODD_PAYS
+    chosen = set()
+    for total in (1.0, 2.0, 15.0, 66.0, 190.0):
+        for n_hu in range(int(total) + 1):
+            for n_flush in range(int(total) - n_hu + 1):
+                for fa in config.fa_hu_bets:
+                    pick = _ting_pick(float(n_hu), float(n_flush), total, fa, multiples, pays, 0.0)
+                    first, best = _ting_choice(float(n_hu), float(n_flush), total, fa, multiples, pays, 0.0)
+                    chosen.add(pick)
+                    if exact:
+                        assert pick == first, (total, n_hu, n_flush, fa)
+                    elif pick != first:
+                        ev = -1.0 - fa if pick == 0 else _ting_bet_ev(n_hu, n_flush, total, fa,
+                                                                       multiples[pick - 1] * fa, pays)
+                        assert abs(ev - best) <= 1e-12
+    assert chosen == {0, 1, len(multiples)}  # folds, the smallest and the largest multiple all occur

@@ -60,7 +60,17 @@ from math import comb
 
 import numpy as np
 
-from solver.evaluator.ting import FA_ANTE, FA_FLUSH, FA_PAYS, _ting_bet_ev, _ting_bet_net, _ting_choice, payout_vector
+from solver.evaluator.ting import (
+    FA_ANTE,
+    FA_FLUSH,
+    FA_PAYS,
+    TING_FLUSH,
+    TING_PAYS,
+    _ting_bet_ev,
+    _ting_bet_net,
+    _ting_choice,
+    payout_vector,
+)
 from solver.game.bonus import community_bonus_net
 from solver.game.cards import DeckGeometry, counts_of
 from solver.game.community import alone_index, alone_six_types, community_index, sorted_multisets
@@ -773,21 +783,18 @@ SUM_FA_HU, SUM_FA_FLUSH, SUM_FOLD, SUM_TING_FIRST = 0, 1, 2, 3
 @kernel(inline="always")
 def _ting_pick(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
     """The ting decision of :func:`solver.evaluator.ting._ting_choice`, without its division per option
-    when no bonus is at stake: each bet's net summed over the ``total2`` completions against folding's,
+    when no bonus is at stake: the summed net over the ``total2`` completions against folding's,
     ``-(1 + F) total2``. The nets are sums of products of counts and payouts, exact for payouts of a few
-    bits (the rules' are halves), so they order as the EVs do and the first best is the same."""
+    bits (the rules' are halves), so they order as the EVs do; and linear in G, so the first best of the
+    (strictly increasing) multiples is the smallest unless a unit of G nets more than nothing."""
     if bonus != 0.0:
         choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
         return choice
-    best = -(1.0 + fa_bet) * total2
-    choice = 0
     n_lose = total2 - n_hu - n_flush
-    for m in range(multiples.shape[0]):
-        net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays)
-        if net > best:
-            best = net
-            choice = m + 1
-    return choice
+    per_g = n_hu * pays[TING_PAYS] + n_flush * pays[TING_FLUSH] - n_lose
+    m = multiples.shape[0] - 1 if per_g > 0.0 else 0
+    net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays)
+    return m + 1 if net > -(1.0 + fa_bet) * total2 else 0
 
 
 @kernel(inline="always")
