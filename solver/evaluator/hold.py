@@ -382,9 +382,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
             if bonus_bet > 0:
                 bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
             for e in range(n_cases):
-                for b in range(bets.shape[0]):
-                    _add_outcome(sums, bonus_sums, e, b, weights[e], 0.0, 0.0, total2[e], bets[b], multiples, pays,
-                                 bonus)
+                _add_outcome(sums, bonus_sums, e, weights[e], 0.0, 0.0, total2[e], bets, multiples, pays, bonus)
             if track >= 0:
                 choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, bonus)
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
@@ -464,9 +462,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                         case_hu += 1.0
                     elif pair == 2:
                         case_flush += 1.0
-                for b in range(bets.shape[0]):
-                    _add_outcome(sums, bonus_sums, e, b, weights[e], case_hu, case_flush, total2[e], bets[b],
-                                 multiples, pays, bonus)
+                _add_outcome(sums, bonus_sums, e, weights[e], case_hu, case_flush, total2[e], bets, multiples, pays,
+                             bonus)
             if track >= 0:
                 choice = _tracked_choice(n_hu, n_flush, total2[0], bets[track], multiples, pays, bonus)
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
@@ -791,25 +788,44 @@ def _ting_pick(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
         choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
         return choice
     n_lose = total2 - n_hu - n_flush
+    m = _best_multiple(n_hu, n_flush, n_lose, multiples, pays)
+    return _bet_or_fold(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays)
+
+
+@kernel(inline="always")
+def _best_multiple(n_hu, n_flush, n_lose, multiples, pays):
+    """The index of the multiple a ting bet takes (:func:`_ting_pick`), whatever F."""
     per_g = n_hu * pays[TING_PAYS] + n_flush * pays[TING_FLUSH] - n_lose
-    m = multiples.shape[0] - 1 if per_g > 0.0 else 0
+    return multiples.shape[0] - 1 if per_g > 0.0 else 0
+
+
+@kernel(inline="always")
+def _bet_or_fold(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays):
+    """0 to fold, else ``m + 1``: the bet of multiple ``m`` nets more than folding (:func:`_ting_pick`)."""
     net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays)
     return m + 1 if net > -(1.0 + fa_bet) * total2 else 0
 
 
 @kernel(inline="always")
-def _add_outcome(sums, bonus_sums, e, b, weight, n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
+def _add_outcome(sums, bonus_sums, e, weight, n_hu, n_flush, total2, bets, multiples, pays, bonus):
     """Add a community of ``weight`` combinations that reaches the ting decision, with ``n_hu`` and
-    ``n_flush`` winning completions of ``total2``, to the sums of case ``e`` and bet ``b``."""
-    choice = _ting_pick(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
-    if choice == 0:
-        sums[e, b, SUM_FOLD] += weight
-    else:
-        k = SUM_TING_FIRST + 3 * (choice - 1)
-        sums[e, b, k] += weight
-        sums[e, b, k + 1] += weight * n_hu
-        sums[e, b, k + 2] += weight * n_flush
-        bonus_sums[e, b] += weight * bonus
+    ``n_flush`` winning completions of ``total2``, to the sums of case ``e`` for every bet (the multiple
+    taken, when no bonus is at stake, found once for all of them)."""
+    n_lose = total2 - n_hu - n_flush
+    m = _best_multiple(n_hu, n_flush, n_lose, multiples, pays)
+    for b in range(bets.shape[0]):
+        if bonus != 0.0:
+            choice, _ = _ting_choice(n_hu, n_flush, total2, bets[b], multiples, pays, bonus)
+        else:
+            choice = _bet_or_fold(n_hu, n_flush, n_lose, total2, bets[b], m, multiples, pays)
+        if choice == 0:
+            sums[e, b, SUM_FOLD] += weight
+        else:
+            k = SUM_TING_FIRST + 3 * (choice - 1)
+            sums[e, b, k] += weight
+            sums[e, b, k + 1] += weight * n_hu
+            sums[e, b, k + 2] += weight * n_flush
+            bonus_sums[e, b] += weight * bonus
 
 
 @kernel(inline="always")
