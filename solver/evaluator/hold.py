@@ -276,7 +276,8 @@ def _removed_weight(m4, i, before, runs, r1, r2):
         if f <= 0:
             return 0.0
         weight *= f
-        weight /= runs[c]
+        if runs[c] > 1:  # as the plain weight: a division by one changes nothing
+            weight /= runs[c]
     return weight
 
 
