@@ -785,12 +785,9 @@ def _ting_pick(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus):
     ``-(1 + F) total2``. The nets are sums of products of counts and payouts, exact for payouts of a few
     bits (the rules' are halves), so they order as the EVs do; and linear in G, so the first best of the
     (strictly increasing) multiples is the smallest unless a unit of G nets more than nothing."""
-    if bonus != 0.0:
-        choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
-        return choice
     n_lose = total2 - n_hu - n_flush
     m = _best_multiple(n_hu, n_flush, n_lose, multiples, pays)
-    return _bet_or_fold(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays)
+    return _ting_decision(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays, bonus)
 
 
 @kernel(inline="always")
@@ -801,8 +798,12 @@ def _best_multiple(n_hu, n_flush, n_lose, multiples, pays):
 
 
 @kernel(inline="always")
-def _bet_or_fold(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays):
-    """0 to fold, else ``m + 1``: the bet of multiple ``m`` nets more than folding (:func:`_ting_pick`)."""
+def _ting_decision(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays, bonus):
+    """:func:`_ting_pick` for bet ``fa_bet``, given the multiple ``m`` a bet takes: 0 to fold, else
+    ``m + 1`` when the bet nets more than folding (by the EVs of every option when a bonus is at stake)."""
+    if bonus != 0.0:
+        choice, _ = _ting_choice(n_hu, n_flush, total2, fa_bet, multiples, pays, bonus)
+        return choice
     net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays)
     return m + 1 if net > -(1.0 + fa_bet) * total2 else 0
 
@@ -810,15 +811,12 @@ def _bet_or_fold(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays):
 @kernel(inline="always")
 def _add_outcome(sums, bonus_sums, e, weight, n_hu, n_flush, total2, bets, multiples, pays, bonus):
     """Add a community of ``weight`` combinations that reaches the ting decision, with ``n_hu`` and
-    ``n_flush`` winning completions of ``total2``, to the sums of case ``e`` for every bet (the multiple
-    taken, when no bonus is at stake, found once for all of them)."""
+    ``n_flush`` winning completions of ``total2``, to the sums of case ``e`` for every bet, each deciding
+    as :func:`_ting_pick` (the multiple a bet takes found once for all of them)."""
     n_lose = total2 - n_hu - n_flush
     m = _best_multiple(n_hu, n_flush, n_lose, multiples, pays)
     for b in range(bets.shape[0]):
-        if bonus != 0.0:
-            choice, _ = _ting_choice(n_hu, n_flush, total2, bets[b], multiples, pays, bonus)
-        else:
-            choice = _bet_or_fold(n_hu, n_flush, n_lose, total2, bets[b], m, multiples, pays)
+        choice = _ting_decision(n_hu, n_flush, n_lose, total2, bets[b], m, multiples, pays, bonus)
         if choice == 0:
             sums[e, b, SUM_FOLD] += weight
         else:
