@@ -273,28 +273,37 @@ def _python(code: str) -> str:
 
 
 def _deal_parts() -> dict:
-    """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold."""
-    from solver.evaluator.deal import _drawn, _jobs, _value_jobs
+    """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold: those of two
+    drawn cards last, bounded against the others' values as the deal stage does (``values``: those
+    valued)."""
+    from solver.evaluator.deal import _drawn, _jobs, _limits, _value_bounded, _value_jobs
     from solver.game.cards import parse_cards
-    from solver.game.combinatorics import multisets
+    from solver.game.combinatorics import multisets, submultisets
     from solver.game.config import DEFAULT_CONFIG as config
 
     geometry = config.geometry
-    hand = parse_cards("11m 23p 57s", geometry)
+    hand = tuple(sorted(parse_cards("11m 23p 57s", geometry)))
     rows, _ = multisets(geometry.full_counts() - np.bincount(hand, minlength=geometry.n_types), 2)
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
     jobs = _jobs(hand, draws, config, 0.0)
     _value_jobs(jobs[:1], config, 0.0)  # compile or load the kernels
+    values_by_hold: list[dict] = [{} for _ in draws]
     parts: dict[str, dict] = {}
-    for job in jobs:
-        drawn = len(_drawn(job.holds[0], hand))
-        name = ("four dealt cards", "three dealt cards and one drawn", "two dealt cards and both drawn")[drawn]
-        start = time.perf_counter()
-        _value_jobs([job], config, 0.0)
-        part = parts.setdefault(name, {"passes": 0, "values": 0, "seconds": 0.0})
-        part["passes"] += len(job.holds)
-        part["values"] += len(job.pairs)
-        part["seconds"] += time.perf_counter() - start
+    for phase in ([job for job in jobs if not job.bounded], [job for job in jobs if job.bounded]):
+        limits = _limits(hand, draws, phase, values_by_hold, submultisets(hand, 2)) if phase[0].bounded else []
+        for k, job in enumerate(phase):
+            drawn = len(_drawn(job.holds[0], hand))
+            name = ("four dealt cards", "three dealt cards and one drawn", "two dealt cards and both drawn")[drawn]
+            start = time.perf_counter()
+            values = (_value_bounded([job], limits[k:k + 1], config) if job.bounded
+                      else _value_jobs([job], config, 0.0))[0]
+            part = parts.setdefault(name, {"passes": 0, "values": 0, "seconds": 0.0})
+            part["seconds"] += time.perf_counter() - start
+            part["passes"] += len(job.holds)
+            for (hold, n), value in zip(job.pairs, values):
+                if value is not None:
+                    values_by_hold[n][hold] = value
+                    part["values"] += 1
     return parts
 
 

@@ -16,8 +16,11 @@ from solver.game.config import GameConfig
 from solver.game.hu import hu_level
 
 
-def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig) -> np.ndarray:
-    """Value of each fa-hu bet for a hold, given the unseen suited counts (T and F counted)."""
+def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig,
+                      hand_card_rule: bool = True) -> np.ndarray:
+    """Value of each fa-hu bet for a hold, given the unseen suited counts (T and F counted); without
+    ``hand_card_rule``, as if any hu of the ten cards paid at step 14 (the four community cards counted
+    as the hand's: two cards alone never make a hu)."""
     g = config.geometry
     hand = counts_of(hold, g)
     rows, weights = multisets(np.append(unseen, 0), 4)
@@ -28,7 +31,8 @@ def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameCon
             if level:
                 value = config.fa_hu_ante + f * (config.fa_hu_flush if level == 2 else config.fa_hu)
             else:
-                n_hu, n_flush, _, total = ting_outcomes(hand, row, unseen - row[:-1], config)
+                own, community = (hand, row) if hand_card_rule else (hand + row, 0 * row)
+                n_hu, n_flush, _, total = ting_outcomes(own, community, unseen - row[:-1], config)
                 value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, config)
                                           for m in config.ting_hu_multiples])
             values[b] += weight * value

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from solver.evaluator.api import Stage, State, evaluate
-from solver.evaluator.hold import fa_values
+from solver.evaluator.deal import evaluate_deal
+from solver.evaluator.hold import SharedCounts, fa_upper_bounds_sharing, fa_values, fa_values_sharing
 from solver.game.cards import counts_of
-from solver.game.combinatorics import multisets
+from solver.game.combinatorics import multisets, remove_cards, submultisets
 from solver.game.config import GameConfig
 from solver.game.hu import hu_level
 from solver.game.options import best_index
@@ -297,3 +298,63 @@ def test_ting_decision_from_summed_nets_is_the_first_best_ev(config: GameConfig)
                                                                        multiples[pick - 1] * fa, pays)
                         assert abs(ev - best) <= 1e-12
     assert chosen == {0, 1, len(multiples)}  # folds, the smallest and the largest multiple all occur
+
+
+def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> None:
+    """The deal stage's bound on a hold of two dealt cards and two drawn ones (``fa_upper_bounds_sharing``)
+    is its value without the hand-card rule (the naive sum, to 1e-12): at least its exact value, above it
+    where the rule bites, equal to it with a joker in hand (where the rule is the plain test). Values read
+    after the group's bounds are bit for bit those of a group that made none. On the reduced deck, where
+    the rule bites (with two suits of four ranks it seldom does)."""
+    config = REDUCED
+    g = config.geometry
+    rng = random.Random(9)
+    bites = 0
+    for trial in range(4):
+        cards = g.cards()
+        rng.shuffle(cards)
+        if trial == 3:  # a joker among the dealt cards the holds keep
+            cards.remove(g.joker)
+            cards.insert(0, g.joker)
+        hand, base = tuple(sorted(cards[:6])), tuple(sorted(cards[:2]))
+        unseen = unseen_suited(hand, config)
+        bounded = SharedCounts(counts_of(base, g), unseen, g)
+        plain = SharedCounts(counts_of(base, g), unseen, g)
+        draws, _ = multisets(unseen, 2)
+        for row in draws[::3]:
+            draw = tuple(int(t) for t in np.repeat(np.arange(g.n_suited), row))
+            hold = tuple(sorted(base + draw))
+            bound = fa_upper_bounds_sharing(counts_of(hold, g), bounded, config)
+            exact = fa_values_sharing(counts_of(hold, g), bounded, config)
+            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), plain, config))
+            assert exact == pytest.approx(naive_hold_values(hold, unseen - row, config), abs=1e-12, rel=0)
+            assert bound == pytest.approx(naive_hold_values(hold, unseen - row, config, hand_card_rule=False),
+                                          abs=1e-12, rel=0)
+            assert (bound >= exact - 1e-12).all()
+            if g.joker in base:
+                assert bound == pytest.approx(exact, abs=1e-12, rel=0)
+            bites += bool((bound > exact + 1e-9).any())
+    assert bites > 0
+
+
+def test_deal_stage_leaves_out_only_holds_that_cannot_be_best() -> None:
+    """The deal stage values a hold of two drawn cards only when its bound reaches the best of the other
+    holds of some discard keeping it: every discard's best hold after every draw is still among the
+    holds valued (each value bit for bit the kernel's), and some holds are left out."""
+    config = REDUCED
+    g = config.geometry
+    left_out = 0
+    for state in random_states(config, Stage.DEAL, 2, seed=13):
+        hand = state.hand
+        evaluation = evaluate_deal(hand, config)
+        for draw, values in zip(evaluation.draws, evaluation.hold_values):
+            unseen = unseen_suited(hand + draw, config)
+            seen = submultisets(tuple(sorted(hand + draw)), 4)
+            exact = {h: fa_values(counts_of(h, g), unseen, config) for h in seen}
+            assert all(np.array_equal(v, exact[h]) for h, v in values.items())
+            left_out += len(seen) - len(values)
+            for discard in submultisets(hand, 2):
+                holds = submultisets(tuple(sorted(remove_cards(hand, discard) + draw)), 4)
+                best = max([-1.0] + [exact[h].max() for h in holds])
+                assert best == max([-1.0] + [exact[h].max() for h in holds if h in values])
+    assert left_out > 0

@@ -23,6 +23,17 @@ counts of each removed card R(t) too.
 Everything with a bonus bet is valued draw by draw, alone: its expected
 value per community depends on the unseen cards.
 
+Most holds of two drawn cards are worth less than another hold of every
+discard that keeps them, and so are never played. Without a bonus bet
+they are valued last: each is first bounded from above by its value
+without the hand-card rule, which depends only on the multiset of its
+drawn cards and the community and so is summed from nets kept per
+multiset for the whole group (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`,
+four tenths of a pass); only a hold whose bound reaches the best of
+the others of some discard keeping it (:func:`_limits`) is valued. The
+options are bit for bit those of valuing every hold: a hold left out is
+below, by more than the bound's rounding, a hold that is valued.
+
 The work is split into chunks run in parallel with joblib; each value is
 computed by the same call whatever the split, and draws are summed in
 draw order, so the result is bit-for-bit the same for any number of jobs.
@@ -36,7 +47,15 @@ from math import comb
 
 import numpy as np
 
-from solver.evaluator.hold import SharedCounts, bonus_evs, fa_values_removing, fa_values_sharing, hold_values
+from solver.evaluator.hold import (
+    BOUND_MARGIN,
+    SharedCounts,
+    bonus_evs,
+    fa_upper_bounds_sharing,
+    fa_values_removing,
+    fa_values_sharing,
+    hold_values,
+)
 from solver.game.cards import counts_of
 from solver.game.combinatorics import multisets, remove_cards, submultisets
 from solver.game.config import GameConfig
@@ -69,9 +88,18 @@ class _Job:
         return [(hold, n) for hold, ns in zip(self.holds, self.draws) for n in ns]
 
     @property
+    def bounded(self) -> bool:
+        """Whether the job's holds are bounded first and valued only where they can be the best play: a
+        group of holds sharing their counts, one draw each (those of two drawn cards)."""
+        return self.base is not None and self.removals is None
+
+    @property
     def cost(self) -> int:
-        """Work in kernel passes, about: a removal case costs a sixth of a pass (measured on
-        the real deck), so progress and scheduling follow time rather than values."""
+        """Work in kernel passes, about: a removal case costs a sixth of a pass, a bounded hold half of
+        one (its bound four tenths, and about one in seven valued; measured on the real deck), so progress
+        and scheduling follow time rather than values."""
+        if self.bounded:
+            return (len(self.holds) + 1) // 2
         if self.removals is None:
             return len(self.holds)
         return sum(1 + len(cases) // 6 for cases in self.removals)
@@ -115,6 +143,42 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
     return jobs
 
 
+def _value_bounded(jobs: list[_Job], limits: list[np.ndarray], config: GameConfig) -> list[list[np.ndarray | None]]:
+    """Fa-hu values of each bounded job's holds, job by job: ``None`` for a hold whose upper bound
+    (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`) is below its limit by the bound's margin, so
+    that it cannot be the best hold of any discard after its draw."""
+    watch_parent()
+    geometry = config.geometry
+    values = []
+    for job, limit in zip(jobs, limits):
+        shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry)
+        counts = [counts_of(hold, geometry) for hold in job.holds]
+        # every bound first: they fill the group's completion counts, which the values then read
+        bounds = [fa_upper_bounds_sharing(c, shared, config).max() for c in counts]
+        values.append([fa_values_sharing(c, shared, config) if bound + BOUND_MARGIN >= cap else None
+                       for c, bound, cap in zip(counts, bounds, limit)])
+    return values
+
+
+def _limits(hand: tuple[int, ...], draws: list[tuple[int, ...]], jobs: list[_Job],
+            values_by_hold: list[dict[tuple[int, ...], np.ndarray]],
+            discards: list[tuple[int, ...]]) -> list[np.ndarray]:
+    """For each bounded job's holds, the value a hold must reach to be the best of some discard after its
+    draw (a discard that keeps the hold's dealt cards): the least, over those discards, of the best of -1
+    (the floor of :func:`_discard_values`) and the values of that discard's other holds known so far
+    (every hold but the bounded ones)."""
+    limit: list[dict[tuple[int, ...], float]] = [{} for _ in draws]
+    for n, draw in enumerate(draws):
+        known = values_by_hold[n]
+        for discard in discards:
+            holds = submultisets(tuple(sorted(remove_cards(hand, discard) + draw)), 4)
+            best = max([-1.0] + [float(known[h].max()) for h in holds if h in known])
+            for h in holds:
+                if h not in known:
+                    limit[n][h] = min(limit[n].get(h, np.inf), best)
+    return [np.array([limit[ns[0]][hold] for hold, ns in zip(job.holds, job.draws)]) for job in jobs]
+
+
 def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
     """Fa-hu values (one row per bet size) of each job's (hold, draw) pairs, job by job."""
     watch_parent()
@@ -140,6 +204,27 @@ def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[
     return values
 
 
+def _chunks(jobs: list[_Job], n_processes: int) -> list[list[_Job]]:
+    """The jobs in chunks of about an eighth of a process's share, the largest jobs first, so no worker
+    is left with a big one at the end."""
+    chunk_cost = sum(job.cost for job in jobs) / (8 * n_processes)
+    chunks: list[list[_Job]] = [[]]
+    cost = 0
+    for job in sorted(jobs, key=lambda job: -job.cost):
+        if chunks[-1] and cost + job.cost > chunk_cost:
+            chunks.append([])
+            cost = 0
+        chunks[-1].append(job)
+        cost += job.cost
+    return chunks if chunks[0] else []
+
+
+def _offsets(chunks: list[list[_Job]]) -> list[tuple[int, list[_Job]]]:
+    """Each chunk with the index of its first job among all the chunks' jobs."""
+    starts = np.cumsum([0] + [len(part) for part in chunks])
+    return [(int(k), part) for k, part in zip(starts, chunks)]
+
+
 def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
     """Cards of ``hold`` that the dealt ``hand`` cannot supply (multiset difference)."""
     left = list(hand)
@@ -154,12 +239,13 @@ def _drawn(hold: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:
 
 def _discard_values(hand: tuple[int, ...], draw: tuple[int, ...], best_by_hold: dict[tuple[int, ...], float],
                     discards: list[tuple[int, ...]], config: GameConfig) -> np.ndarray:
-    """Value of each (DD, discard) after one draw, from the best value of each hold: (2, discards)."""
+    """Value of each (DD, discard) after one draw, from the best value of each hold: (2, discards). A hold
+    left out was bounded below another of every discard keeping it, or below -1 (:func:`_limits`)."""
     dd_sizes = (0.0, config.double_down)
     out = np.empty((len(dd_sizes), len(discards)))
     for d, discard in enumerate(discards):
         kept = tuple(sorted(remove_cards(hand, discard) + draw))
-        play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4)])
+        play_on = max([-1.0] + [best_by_hold[h] for h in submultisets(kept, 4) if h in best_by_hold])
         di_hu = claim_value(kept, config, 1.0, config.di_hu_flush, config.di_hu)
         for k, dd in enumerate(dd_sizes):
             value = -dd + play_on
@@ -181,7 +267,8 @@ class DealEvaluation:
     """How many physical draws each of ``draws`` stands for."""
     hold_values: list[dict[tuple[int, ...], np.ndarray]]
     """For each draw, every four-card hold of the eight cards seen, with its value for each fa-hu
-    bet (:func:`solver.evaluator.hold.fa_values` against the unseen cards of that draw)."""
+    bet (:func:`solver.evaluator.hold.fa_values` against the unseen cards of that draw); but for holds
+    of two drawn cards bounded below every discard's best (:func:`_limits`), which are left out."""
 
 
 def deal_options(hand: tuple[int, ...], config: GameConfig,
@@ -203,7 +290,7 @@ def deal_options(hand: tuple[int, ...], config: GameConfig,
 def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
                   progress: Callable[[int, int], None] | None = None, n_jobs: int = 1,
                   bonus_bet: float = 0.0, dead: tuple[int, ...] = ()) -> DealEvaluation:
-    """:func:`deal_options`, with the value of every hold after every draw."""
+    """:func:`deal_options`, with the value of every hold after every draw that can be a discard's best."""
     geometry = config.geometry
     options: list[Option] = []
     # The claims need a few thousand hu tests in this process: as plain Python they take less time
@@ -218,32 +305,31 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     from joblib import Parallel, delayed, effective_n_jobs  # slow to import: only this stage needs it
 
     jobs = _jobs(hand, draws, config, bonus_bet, dead)
+    first = [job for job in jobs if not job.bounded]
+    bounded = [job for job in jobs if job.bounded]
     total_work = sum(job.cost for job in jobs)
-    # largest jobs first, so no worker is left with a big one at the end
-    jobs.sort(key=lambda job: -job.cost)
-    chunk_cost = total_work / (8 * effective_n_jobs(n_jobs))  # a few chunks per process to hand out
-    chunks: list[list[_Job]] = [[]]
-    cost = 0
-    for job in jobs:
-        if chunks[-1] and cost + job.cost > chunk_cost:
-            chunks.append([])
-            cost = 0
-        chunks[-1].append(job)
-        cost += job.cost
-    mark_parent()
-    results = Parallel(n_jobs=work_processes(n_jobs, len(chunks)), return_as="generator")(
-        delayed(_value_jobs)(part, config, bonus_bet) for part in chunks
-    )
-    values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
-    done = 0
-    for part, part_values in zip(chunks, results):
-        for job, values in zip(part, part_values):
-            for (hold, n), value in zip(job.pairs, values):
-                values_by_hold[n][hold] = value
-            done += job.cost
-        if progress is not None:
-            progress(done, total_work)
+    n_processes = effective_n_jobs(n_jobs)
     discards = submultisets(hand, 2)
+    values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
+    mark_parent()
+    done = 0
+    # the holds of two drawn cards last: bounded against what the others are worth, most need no value
+    for phase in (first, bounded):
+        chunks = _chunks(phase, n_processes)
+        if phase is bounded:
+            limits = _limits(hand, draws, [job for part in chunks for job in part], values_by_hold, discards)
+            tasks = [delayed(_value_bounded)(part, limits[k:k + len(part)], config) for k, part in _offsets(chunks)]
+        else:
+            tasks = [delayed(_value_jobs)(part, config, bonus_bet) for part in chunks]
+        results = Parallel(n_jobs=work_processes(n_jobs, len(chunks)), return_as="generator")(tasks)
+        for part, part_values in zip(chunks, results):
+            for job, values in zip(part, part_values):
+                for (hold, n), value in zip(job.pairs, values):
+                    if value is not None:
+                        values_by_hold[n][hold] = value
+                done += job.cost
+            if progress is not None:
+                progress(done, total_work)
     totals = np.zeros((2, len(discards)))
     with interpreted():
         for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs

@@ -306,9 +306,10 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
     ``shared``: (``extra``, ``binom``, ``cache``, ``removal_cache``, ``flags``, ``flags_part``,
-    ``safe_sixes``), completion counts (and R(t), with removals), hand-card flags and the six-card
-    communities no hold of the group can fail the hand-card rule on, shared by a group of holds
-    (:class:`SharedCounts`); arrays of no rows when the hold is valued alone.
+    ``safe_sixes``, ``upper``), completion counts (and R(t), with removals), hand-card flags and the
+    six-card communities no hold of the group can fail the hand-card rule on, shared by a group of holds
+    (:class:`SharedCounts`); arrays of no rows when the hold is valued alone. With rows in ``upper``
+    (a group's, one case, no bonus), ``out`` gets an upper bound instead (:func:`fa_upper_bounds_sharing`).
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     n_suited = unseen.shape[0]
@@ -325,7 +326,7 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     work = (_powers(ranks, cap + 1), hold_keys, np.empty(3, np.int64), np.empty(3, np.int64), hold.copy(),
             unseen.copy(), np.empty(n_cases), np.zeros(n_suited, np.bool_), np.zeros(n_cases), np.empty(4, np.int64),
             np.empty(4, np.int64), np.zeros((n_cases, n_bets, SUM_TING_FIRST + 3 * payouts[1].shape[0])),
-            np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of)
+            np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of, np.zeros(n_bets))
     _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, shared,
                     _new_profiles(n_profiles, ranks, cap, jokers), _new_counts(n_suited, jokers),
                     _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, shared[4], shared[5], shared[6]),
@@ -348,13 +349,14 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     bonus_ev, succ4, succ5, m6_net = unowned((bonus_ev, succ4, succ5, m6_net))
     hold, unseen, removals, out, tracked = unowned((hold, unseen, removals, out, tracked))
     powers, hold_keys, keys, needs, x, left, weights, in_a, total4, before, runs, sums, bonus_sums, total2, needs_r, \
-        hu_of, flush_of = unowned(work)
+        hu_of, flush_of, upper_sums = unowned(work)
     a_rank, profile_of, n_built, h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, one_b, r_bucket, r_mass, \
         r_n, a_keys, used, a_n = unowned(profiles)
     bucket, cross_hu, cross_flush, r_hu, r_flush, one_bucket, pair_fix, after = unowned(counts)
     flags_of, suit_flags, six_levels, scratch = unowned(hand_rule)
-    extra, binom, cache, r_cache, _, _, _ = unowned(shared)
+    extra, binom, cache, r_cache, _, _, _, upper = unowned(shared)
     sharing = cache.shape[0] > 0
+    bounding = upper.shape[0] > 0
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
     nb = _n_buckets(jokers)
@@ -367,6 +369,15 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         if weight == 0.0:
             continue
         _case_weights(m4, i, weight, removals, removing, in_a, before, runs, weights, total4)
+        at = -1
+        if bounding:  # a community's net depends on the group's multiset E + A alone: read it if known
+            at = _shared_index(m4, i, extra, binom, n_suited)
+            if upper[at, 0] == upper[at, 0]:  # not NaN
+                for b in range(bets.shape[0]):
+                    upper_sums[b] += weight * upper[at, b]
+                for c in range(4):
+                    left[m4[i, c]] += 1
+                continue
         _community_keys(m4, i, hold_keys, x, keys, powers, ranks, cap)
         for s in range(3):
             needs[s] = _needs_of_key(table, keys[s])
@@ -377,6 +388,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                     sums[e, b, SUM_FA_FLUSH if level == 2 else SUM_FA_HU] += weights[e]
             if track >= 0:
                 tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
+            if bounding:
+                _bound_community(upper, at, upper_sums, weight, level, 0.0, 0.0, total2[0], bets, multiples, pays)
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
             # no completion wins: fold, unless the bonus alone pays for a ting bet
             bonus = 0.0
@@ -388,6 +401,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, bonus)
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
+            if bounding:
+                _bound_community(upper, at, upper_sums, weight, 0, 0.0, 0.0, total2[0], bets, multiples, pays)
         else:
             at = _shared_index(m4, i, extra, binom, n_suited) if sharing else -1
             packed = cache[at] if at >= 0 else -1
@@ -435,6 +450,12 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                     if removing:
                         for t in range(n_suited):
                             r_cache[at, t] = np.int32(r_hu[t]) | (np.int32(r_flush[t]) << 16) if left[t] > 0 else 0
+            if bounding:  # without the hand-card rule, which only lowers a completion's payout
+                _bound_community(upper, at, upper_sums, weight, 0, n_hu, n_flush, total2[0], bets, multiples, pays)
+                for c in range(4):
+                    x[m4[i, c]] -= 1
+                    left[m4[i, c]] += 1
+                continue
             if jokers == 0:
                 d_hu, d_flush = _hand_rule_fix(i, keys, x, left, hold, alone_offsets, alone_pairs, alone_sixes, table,
                                                suits, ranks, cap, powers, removing, flags_of, suit_flags, six_levels,
@@ -477,7 +498,31 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
             left[m4[i, c]] += 1
     for e in range(n_cases):
         for b in range(bets.shape[0]):
-            out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
+            if bounding:
+                out[e, b] = upper_sums[b] / total4[e]
+            else:
+                out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
+
+
+@kernel(inline="always")
+def _bound_community(upper, at, upper_sums, weight, level, n_hu, n_flush, total2, bets, multiples, pays):
+    """Each bet's net per combination of a community that ends at step 11 with hu ``level`` (1, 2), or else
+    reaches the ting decision with ``n_hu`` and ``n_flush`` winning completions of ``total2`` (taken as
+    :func:`_add_outcome` does), kept for the group's multiset at ``at`` and added ``weight`` times."""
+    n_lose = total2 - n_hu - n_flush
+    m = _best_multiple(n_hu, n_flush, n_lose, multiples, pays)
+    for b in range(bets.shape[0]):
+        fa_bet = bets[b]
+        if level == 2:
+            net = pays[FA_ANTE] + fa_bet * pays[FA_FLUSH]
+        elif level == 1:
+            net = pays[FA_ANTE] + fa_bet * pays[FA_PAYS]
+        elif _ting_decision(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays, 0.0) == 0:
+            net = -(1.0 + fa_bet)
+        else:
+            net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays) / total2
+        upper[at, b] = net
+        upper_sums[b] += weight * net
 
 
 
@@ -1012,6 +1057,8 @@ class SharedCounts:
         self.flags = np.zeros((0, 0), np.int8)
         self.flags_part = np.full(3, -1, np.int64)
         self.safe_sixes = np.zeros(0, np.int8)
+        # each bet's net per combination by the multiset's rank, for upper bounds (fa_upper_bounds_sharing)
+        self.upper = np.zeros((0, 1))
         if self.base[n_suited:].sum() == 0:
             self.flags = np.full((3, (digit_cap(geometry) + 1) ** geometry.ranks), -1, np.int8)
             types = alone_six_types(geometry)
@@ -1080,12 +1127,37 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
     values = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows(removals or [()]), config,
                          0.0, None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache, shared.flags,
-                                               shared.flags_part, shared.safe_sixes))
+                                               shared.flags_part, shared.safe_sixes, _NO_BOUNDS))
     return values if removals is not None else values[0]
 
 
+def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig) -> np.ndarray:
+    """An upper bound on each fa-hu bet's value (:func:`fa_values_sharing`, no removals) that costs a fraction
+    of it: the value without the hand-card rule (step 14), which only lowers a completion's payout, summed
+    from each community's net per combination, kept by the group's multiset E + A (on which alone it then
+    depends). Sums of floating-point nets: within 1e-10 of the exact value without the rule, so a bound
+    for comparisons with a margin above that (:data:`BOUND_MARGIN`)."""
+    extra = np.asarray(hold_counts, np.int64) - shared.base
+    n_suited = config.geometry.n_types - 1
+    if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra or shared.removing:
+        raise ValueError("a bounded hold is the group's base plus its own suited cards, with no removal cases")
+    if shared.upper.shape != (len(shared.cache), len(config.fa_hu_bets)):
+        if len(shared.cache) == 0:
+            raise ValueError("a group's bounds need its completion counts kept")
+        shared.upper = np.full((len(shared.cache), len(config.fa_hu_bets)), np.nan)
+    own = np.repeat(np.arange(n_suited), extra[:n_suited])
+    return _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows([()]), config, 0.0, None, -1, None,
+                       (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
+                        shared.safe_sixes, shared.upper))[0]
+
+
+#: How far below another value an upper bound of :func:`fa_upper_bounds_sharing` must be to rule a hold out.
+BOUND_MARGIN = 1e-8
+_NO_BOUNDS = np.zeros((0, 1))
+
+
 _NOT_SHARED = (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(0, np.int32), np.zeros((0, 0), np.int32),
-               np.zeros((0, 0), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int8))
+               np.zeros((0, 0), np.int8), np.zeros(0, np.int64), np.zeros(0, np.int8), _NO_BOUNDS)
 
 
 def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np.ndarray, config: GameConfig,
