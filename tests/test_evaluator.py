@@ -304,7 +304,8 @@ def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> 
     """The deal stage's bound on a hold of two dealt cards and two drawn ones (``fa_upper_bounds_sharing``)
     is its value without the hand-card rule (the naive sum, to 1e-12): at least its exact value, above it
     where the rule bites, equal to it with a joker in hand (where the rule is the plain test). Values read
-    after the group's bounds are bit for bit those of a group that made none. On the reduced deck, where
+    after the group's bounds are bit for bit those of a group that made none, and both are the same for a
+    group that keeps no completion counts. On the reduced deck, where
     the rule bites (with two suits of four ranks it seldom does)."""
     config = REDUCED
     g = config.geometry
@@ -320,6 +321,8 @@ def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> 
         unseen = unseen_suited(hand, config)
         bounded = SharedCounts(counts_of(base, g), unseen, g)
         plain = SharedCounts(counts_of(base, g), unseen, g)
+        unpacked = SharedCounts(counts_of(base, g), unseen, g)  # as when counts are too large to pack (4+ decks)
+        unpacked.cache = np.zeros(0, np.int32)
         draws, _ = multisets(unseen, 2)
         for row in draws[::3]:
             draw = tuple(int(t) for t in np.repeat(np.arange(g.n_suited), row))
@@ -327,6 +330,8 @@ def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> 
             bound = fa_upper_bounds_sharing(counts_of(hold, g), bounded, config)
             exact = fa_values_sharing(counts_of(hold, g), bounded, config)
             assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), plain, config))
+            assert np.array_equal(bound, fa_upper_bounds_sharing(counts_of(hold, g), unpacked, config))
+            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), unpacked, config))
             assert exact == pytest.approx(naive_hold_values(hold, unseen - row, config), abs=1e-12, rel=0)
             assert bound == pytest.approx(naive_hold_values(hold, unseen - row, config, hand_card_rule=False),
                                           abs=1e-12, rel=0)

@@ -404,8 +404,9 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
             if bounding:
                 _bound_community(upper, at, upper_sums, weight, 0, 0.0, 0.0, total2[0], bets, multiples, pays)
         else:
-            at = _shared_index(m4, i, extra, binom, n_suited) if sharing else -1
-            packed = cache[at] if at >= 0 else -1
+            if not bounding:  # (bounding, the rank is known: counts too large to pack are not kept)
+                at = _shared_index(m4, i, extra, binom, n_suited) if sharing else -1
+            packed = cache[at] if sharing and at >= 0 else -1
             if packed < 0 or removing:  # read by the counts, and by the removal cases' pair levels
                 for su in range(3):
                     bucket[su] = _bucket(needs[su], jokers)
@@ -445,7 +446,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                     _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits,
                                     ranks, hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush,
                                     one_bucket)
-                if at >= 0:
+                if sharing and at >= 0:
                     cache[at] = np.int32(n_hu) | (np.int32(n_flush) << 16)
                     if removing:
                         for t in range(n_suited):
@@ -1049,7 +1050,8 @@ class SharedCounts:
         # n_hu | n_flush << 16 in an int32 (-1: not counted yet), half the memory of two floats: the lookups
         # go wherever the communities send them, and a smaller table misses the processor's caches less
         packs = comb(int(self.unseen.sum()), 2) < 1 << 15
-        self.cache = np.full(comb(n_suited + size - 1, size) if packs else 0, -1, np.int32)
+        self.n_multisets = comb(n_suited + size - 1, size)
+        self.cache = np.full(self.n_multisets if packs else 0, -1, np.int32)
         # R(t) packed the same way (each at most the unseen cards, so it fits where the counts do)
         self.removal_cache = np.zeros((len(self.cache), n_suited) if removing else (0, 0), np.int32)
         # the hand-card flags memo, kept from hold to hold for each suit where the hold's part stays, and the
@@ -1141,10 +1143,8 @@ def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, confi
     n_suited = config.geometry.n_types - 1
     if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra or shared.removing:
         raise ValueError("a bounded hold is the group's base plus its own suited cards, with no removal cases")
-    if shared.upper.shape != (len(shared.cache), len(config.fa_hu_bets)):
-        if len(shared.cache) == 0:
-            raise ValueError("a group's bounds need its completion counts kept")
-        shared.upper = np.full((len(shared.cache), len(config.fa_hu_bets)), np.nan)
+    if shared.upper.shape != (shared.n_multisets, len(config.fa_hu_bets)):
+        shared.upper = np.full((shared.n_multisets, len(config.fa_hu_bets)), np.nan)
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
     return _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows([()]), config, 0.0, None, -1, None,
                        (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
