@@ -273,9 +273,8 @@ def _python(code: str) -> str:
 
 
 def _deal_parts() -> dict:
-    """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold: those of two
-    drawn cards last, bounded against the others' values as the deal stage does (``values``: those
-    valued)."""
+    """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold: those of drawn
+    cards last, bounded against the others' values as the deal stage does (``values``: those valued)."""
     from solver.evaluator.deal import _drawn, _jobs, _limits, _value_bounded, _value_jobs
     from solver.game.cards import parse_cards
     from solver.game.combinatorics import multisets, submultisets
@@ -289,7 +288,9 @@ def _deal_parts() -> dict:
     _value_jobs(jobs[:1], config, 0.0)  # compile or load the kernels
     values_by_hold: list[dict] = [{} for _ in draws]
     parts: dict[str, dict] = {}
-    for phase in ([job for job in jobs if not job.bounded], [job for job in jobs if job.bounded]):
+    for phase in ([job for job in jobs if not job.bounded],
+                  [job for job in jobs if job.bounded and job.removals is not None],
+                  [job for job in jobs if job.bounded and job.removals is None]):
         limits = _limits(hand, draws, phase, values_by_hold, submultisets(hand, 2)) if phase[0].bounded else []
         for k, job in enumerate(phase):
             drawn = len(_drawn(job.holds[0], hand))

@@ -39,6 +39,33 @@ def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameCon
     return values / weights.sum()
 
 
+def naive_removal_bounds(hold: tuple[int, ...], unseen: np.ndarray, removed: tuple[int, ...],
+                         config: GameConfig) -> np.ndarray:
+    """The deal stage's bound on a hold's value against ``unseen`` less ``removed`` (one card at most), as
+    its docstring states it: every community of the case with its weight, valued without the hand-card
+    rule from the completions of ``unseen`` (before the removal), as if one card fewer were left."""
+    g = config.geometry
+    hand = counts_of(hold, g)
+    case = unseen.copy()
+    for t in removed:
+        case[t] -= 1
+    rows, weights = multisets(np.append(case, 0), 4)
+    fewest = (int(unseen.sum()) - 5) * (int(unseen.sum()) - 6) // 2
+    values = np.zeros(len(config.fa_hu_bets))
+    for row, weight in zip(rows, weights):
+        level = hu_level(hand + row, g)
+        if not level:
+            n_hu, n_flush, _, _ = ting_outcomes(hand + row, 0 * row, unseen - row[:-1], config)
+        for b, f in enumerate(config.fa_hu_bets):
+            if level:
+                value = config.fa_hu_ante + f * (config.fa_hu_flush if level == 2 else config.fa_hu)
+            else:
+                value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, fewest, f, m * f, config)
+                                          for m in config.ting_hu_multiples])
+            values[b] += weight * value
+    return values / weights.sum()
+
+
 def naive_hold_outcomes(hold: tuple[int, ...], unseen: np.ndarray, fa_bet: float, config: GameConfig,
                         bonus: float = 0.0) -> tuple[dict[tuple[str, float], int], float]:
     """Outcome counts of betting F on a hold, every community multiset and its ting decision recomputed

@@ -23,15 +23,18 @@ counts of each removed card R(t) too.
 Everything with a bonus bet is valued draw by draw, alone: its expected
 value per community depends on the unseen cards.
 
-Most holds of two drawn cards are worth less than another hold of every
+Most holds of drawn cards are worth less than another hold of every
 discard that keeps them, and so are never played. Without a bonus bet
-they are valued last: each is first bounded from above by its value
-without the hand-card rule, which depends only on the multiset of its
-drawn cards and the community and so is summed from nets kept per
+the groups come last, those of one drawn card before those of two, each
+against every value known by then: a hold is first bounded from above
+by its value without the hand-card rule, which depends only on the
+multiset of its drawn cards and the community, so its nets are kept per
 multiset for the whole group (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`,
-four tenths of a pass); only a hold whose bound reaches the best of
-the others of some discard keeping it (:func:`_limits`) is valued. The
-options are bit for bit those of valuing every hold: a hold left out is
+about four tenths of a pass; with removal cases, the counts before any
+removal over the completions one removal leaves, which bound every
+case's). Only the (hold, draw) pairs whose bound reaches the best known
+hold of some discard keeping the hold (:func:`_limits`) are valued. The
+options are bit for bit those of valuing every hold: a pair left out is
 below, by more than the bound's rounding, a hold that is valued.
 
 The work is split into chunks run in parallel with joblib; each value is
@@ -90,19 +93,19 @@ class _Job:
     @property
     def bounded(self) -> bool:
         """Whether the job's holds are bounded first and valued only where they can be the best play: a
-        group of holds sharing their counts, one draw each (those of two drawn cards)."""
-        return self.base is not None and self.removals is None
+        group of holds sharing their counts (those of one or two drawn cards, see :func:`_jobs`)."""
+        return self.base is not None
 
     @property
     def cost(self) -> int:
-        """Work in kernel passes, about: a removal case costs a sixth of a pass, a bounded hold half of
-        one (its bound four tenths, and about one in seven valued; measured on the real deck), so progress
-        and scheduling follow time rather than values."""
-        if self.bounded:
-            return (len(self.holds) + 1) // 2
+        """Work in kernel passes, about: a removal case costs a sixth of a pass; bounded, a hold of two
+        drawn cards half of one (its bound four tenths, and about one in seven valued), and one of a drawn
+        card about two passes (measured on the real deck), so progress and scheduling follow time rather
+        than values."""
         if self.removals is None:
-            return len(self.holds)
-        return sum(1 + len(cases) // 6 for cases in self.removals)
+            return (len(self.holds) + 1) // 2 if self.bounded else len(self.holds)
+        passes = sum(1 + len(cases) // 6 for cases in self.removals)
+        return (passes + 2) // 3 if self.bounded else passes
 
 
 def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float,
@@ -143,30 +146,41 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
     return jobs
 
 
-def _value_bounded(jobs: list[_Job], limits: list[np.ndarray], config: GameConfig) -> list[list[np.ndarray | None]]:
-    """Fa-hu values of each bounded job's holds, job by job: ``None`` for a hold whose upper bound
-    (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`) is below its limit by the bound's margin, so
-    that it cannot be the best hold of any discard after its draw."""
+def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: GameConfig
+                   ) -> list[list[np.ndarray | None]]:
+    """Fa-hu values of each bounded job's (hold, draw) pairs, job by job: ``None`` where the hold's upper
+    bound (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`) is below its limit for that draw by the
+    bound's margin, so that it cannot be the best hold of any discard after the draw."""
     watch_parent()
     geometry = config.geometry
     values = []
-    for job, limit in zip(jobs, limits):
-        shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry)
+    for job, job_limits in zip(jobs, limits):
+        shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry, job.removals is not None)
         counts = [counts_of(hold, geometry) for hold in job.holds]
-        # every bound first: they fill the group's completion counts, which the values then read
-        bounds = [fa_upper_bounds_sharing(c, shared, config).max() for c in counts]
-        values.append([fa_values_sharing(c, shared, config) if bound + BOUND_MARGIN >= cap else None
-                       for c, bound, cap in zip(counts, bounds, limit)])
+        cases = [list(r) for r in job.removals] if job.removals is not None else [None] * len(counts)
+        # every bound first: without removal cases they fill the group's counts, which the values then read
+        bounds = [np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r)).max(axis=1)
+                  for c, r in zip(counts, cases)]
+        job_values: list[np.ndarray | None] = []
+        for c, r, bound, limit in zip(counts, cases, bounds, job_limits):
+            valued = bound + BOUND_MARGIN >= limit
+            if not valued.any():
+                job_values += [None] * len(limit)
+            elif r is None:
+                job_values.append(fa_values_sharing(c, shared, config))
+            else:
+                rows = iter(fa_values_sharing(c, shared, config, [r[e] for e in np.flatnonzero(valued)]))
+                job_values += [next(rows) if v else None for v in valued]
+        values.append(job_values)
     return values
 
 
 def _limits(hand: tuple[int, ...], draws: list[tuple[int, ...]], jobs: list[_Job],
             values_by_hold: list[dict[tuple[int, ...], np.ndarray]],
-            discards: list[tuple[int, ...]]) -> list[np.ndarray]:
-    """For each bounded job's holds, the value a hold must reach to be the best of some discard after its
-    draw (a discard that keeps the hold's dealt cards): the least, over those discards, of the best of -1
-    (the floor of :func:`_discard_values`) and the values of that discard's other holds known so far
-    (every hold but the bounded ones)."""
+            discards: list[tuple[int, ...]]) -> list[list[np.ndarray]]:
+    """For each bounded job's holds, after each of its draws, the value a hold must reach to be the best of
+    some discard (one that keeps the hold's dealt cards): the least, over those discards, of the best of -1
+    (the floor of :func:`_discard_values`) and the values of that discard's other holds known so far."""
     limit: list[dict[tuple[int, ...], float]] = [{} for _ in draws]
     for n, draw in enumerate(draws):
         known = values_by_hold[n]
@@ -176,7 +190,7 @@ def _limits(hand: tuple[int, ...], draws: list[tuple[int, ...]], jobs: list[_Job
             for h in holds:
                 if h not in known:
                     limit[n][h] = min(limit[n].get(h, np.inf), best)
-    return [np.array([limit[ns[0]][hold] for hold, ns in zip(job.holds, job.draws)]) for job in jobs]
+    return [[np.array([limit[n][hold] for n in ns]) for hold, ns in zip(job.holds, job.draws)] for job in jobs]
 
 
 def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
@@ -268,7 +282,7 @@ class DealEvaluation:
     hold_values: list[dict[tuple[int, ...], np.ndarray]]
     """For each draw, every four-card hold of the eight cards seen, with its value for each fa-hu
     bet (:func:`solver.evaluator.hold.fa_values` against the unseen cards of that draw); but for holds
-    of two drawn cards bounded below every discard's best (:func:`_limits`), which are left out."""
+    of drawn cards bounded below every discard's best (:func:`_limits`), which are left out."""
 
 
 def deal_options(hand: tuple[int, ...], config: GameConfig,
@@ -305,18 +319,19 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     from joblib import Parallel, delayed, effective_n_jobs  # slow to import: only this stage needs it
 
     jobs = _jobs(hand, draws, config, bonus_bet, dead)
-    first = [job for job in jobs if not job.bounded]
-    bounded = [job for job in jobs if job.bounded]
+    # holds of drawn cards last, one drawn card before two: bounded against what the others are worth
+    phases = [[job for job in jobs if not job.bounded],
+              [job for job in jobs if job.bounded and job.removals is not None],
+              [job for job in jobs if job.bounded and job.removals is None]]
     total_work = sum(job.cost for job in jobs)
     n_processes = effective_n_jobs(n_jobs)
     discards = submultisets(hand, 2)
     values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
     mark_parent()
     done = 0
-    # the holds of two drawn cards last: bounded against what the others are worth, most need no value
-    for phase in (first, bounded):
+    for phase in phases:
         chunks = _chunks(phase, n_processes)
-        if phase is bounded:
+        if phase and phase[0].bounded:
             limits = _limits(hand, draws, [job for part in chunks for job in part], values_by_hold, discards)
             tasks = [delayed(_value_bounded)(part, limits[k:k + len(part)], config) for k, part in _offsets(chunks)]
         else:

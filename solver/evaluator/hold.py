@@ -326,7 +326,7 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     work = (_powers(ranks, cap + 1), hold_keys, np.empty(3, np.int64), np.empty(3, np.int64), hold.copy(),
             unseen.copy(), np.empty(n_cases), np.zeros(n_suited, np.bool_), np.zeros(n_cases), np.empty(4, np.int64),
             np.empty(4, np.int64), np.zeros((n_cases, n_bets, SUM_TING_FIRST + 3 * payouts[1].shape[0])),
-            np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of, np.zeros(n_bets))
+            np.zeros((n_cases, n_bets)), total2, needs_r, hu_of, flush_of, np.zeros((n_cases, n_bets)))
     _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tracked, removing, shared,
                     _new_profiles(n_profiles, ranks, cap, jokers), _new_counts(n_suited, jokers),
                     _new_hand_rule(hold, alone, cap, ranks, jokers, hold_keys, shared[4], shared[5], shared[6]),
@@ -357,6 +357,10 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     extra, binom, cache, r_cache, _, _, _, upper = unowned(shared)
     sharing = cache.shape[0] > 0
     bounding = upper.shape[0] > 0
+    # the completions a bound's nets are taken over, the same for every hold of the group: with one card
+    # removed, in a group made for removal cases (so whatever a hold's cases, as few as any case has)
+    n_unseen = unseen.sum()
+    bound_total2 = (n_unseen - 5) * (n_unseen - 6) / 2.0 if r_cache.shape[1] > 0 else total2[0]
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
     nb = _n_buckets(jokers)
@@ -373,8 +377,9 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         if bounding:  # a community's net depends on the group's multiset E + A alone: read it if known
             at = _shared_index(m4, i, extra, binom, n_suited)
             if upper[at, 0] == upper[at, 0]:  # not NaN
-                for b in range(bets.shape[0]):
-                    upper_sums[b] += weight * upper[at, b]
+                for e in range(n_cases):
+                    for b in range(bets.shape[0]):
+                        upper_sums[e, b] += weights[e] * upper[at, b]
                 for c in range(4):
                     left[m4[i, c]] += 1
                 continue
@@ -389,7 +394,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
             if track >= 0:
                 tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
             if bounding:
-                _bound_community(upper, at, upper_sums, weight, level, 0.0, 0.0, total2[0], bets, multiples, pays)
+                _bound_community(upper, at, upper_sums, weights, level, 0.0, 0.0, bound_total2, bets, multiples, pays)
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
             # no completion wins: fold, unless the bonus alone pays for a ting bet
             bonus = 0.0
@@ -402,7 +407,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
             if bounding:
-                _bound_community(upper, at, upper_sums, weight, 0, 0.0, 0.0, total2[0], bets, multiples, pays)
+                _bound_community(upper, at, upper_sums, weights, 0, 0.0, 0.0, bound_total2, bets, multiples, pays)
         else:
             if not bounding:  # (bounding, the rank is known: counts too large to pack are not kept)
                 at = _shared_index(m4, i, extra, binom, n_suited) if sharing else -1
@@ -442,17 +447,18 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                     used[su] = p
                 n_hu, n_flush = _completion_counts(h1_bucket, h1_mass, h1_n, h2_bucket, h2_mass, h2_n, used, bucket,
                                                    suits, hu_of, flush_of, nb)
-                if removing:
+                if removing and not bounding:  # a bound takes the counts before any removal
                     _removal_counts(h1_bucket, h1_mass, h1_n, one_b, r_bucket, r_mass, r_n, used, bucket, suits,
                                     ranks, hu_of, flush_of, nb, needs_r, left, cross_hu, cross_flush, r_hu, r_flush,
                                     one_bucket)
-                if sharing and at >= 0:
+                if sharing and at >= 0 and not (bounding and removing):  # kept with their R(t) only
                     cache[at] = np.int32(n_hu) | (np.int32(n_flush) << 16)
                     if removing:
                         for t in range(n_suited):
                             r_cache[at, t] = np.int32(r_hu[t]) | (np.int32(r_flush[t]) << 16) if left[t] > 0 else 0
             if bounding:  # without the hand-card rule, which only lowers a completion's payout
-                _bound_community(upper, at, upper_sums, weight, 0, n_hu, n_flush, total2[0], bets, multiples, pays)
+                _bound_community(upper, at, upper_sums, weights, 0, n_hu, n_flush, bound_total2, bets, multiples,
+                                 pays)
                 for c in range(4):
                     x[m4[i, c]] -= 1
                     left[m4[i, c]] += 1
@@ -500,16 +506,18 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     for e in range(n_cases):
         for b in range(bets.shape[0]):
             if bounding:
-                out[e, b] = upper_sums[b] / total4[e]
+                out[e, b] = upper_sums[e, b] / total4[e]
             else:
                 out[e, b] = _summed_value(sums[e, b], bonus_sums[e, b], bets[b], multiples, pays, total2[e]) / total4[e]
 
 
 @kernel(inline="always")
-def _bound_community(upper, at, upper_sums, weight, level, n_hu, n_flush, total2, bets, multiples, pays):
+def _bound_community(upper, at, upper_sums, weights, level, n_hu, n_flush, total2, bets, multiples, pays):
     """Each bet's net per combination of a community that ends at step 11 with hu ``level`` (1, 2), or else
     reaches the ting decision with ``n_hu`` and ``n_flush`` winning completions of ``total2`` (taken as
-    :func:`_add_outcome` does), kept for the group's multiset at ``at`` and added ``weight`` times."""
+    :func:`_add_outcome` does), kept for the group's multiset at ``at`` and added ``weights[e]`` times to
+    each case's sums. A removed card only takes completions away, winning ones among them, so with the
+    counts before any removal and the fewest completions of any case the net bounds every case's."""
     n_lose = total2 - n_hu - n_flush
     m = _best_multiple(n_hu, n_flush, n_lose, multiples, pays)
     for b in range(bets.shape[0]):
@@ -523,7 +531,8 @@ def _bound_community(upper, at, upper_sums, weight, level, n_hu, n_flush, total2
         else:
             net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays) / total2
         upper[at, b] = net
-        upper_sums[b] += weight * net
+        for e in range(weights.shape[0]):
+            upper_sums[e, b] += weights[e] * net
 
 
 
@@ -1133,22 +1142,29 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
     return values if removals is not None else values[0]
 
 
-def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig) -> np.ndarray:
-    """An upper bound on each fa-hu bet's value (:func:`fa_values_sharing`, no removals) that costs a fraction
-    of it: the value without the hand-card rule (step 14), which only lowers a completion's payout, summed
-    from each community's net per combination, kept by the group's multiset E + A (on which alone it then
-    depends). Sums of floating-point nets: within 1e-10 of the exact value without the rule, so a bound
-    for comparisons with a margin above that (:data:`BOUND_MARGIN`)."""
+def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig,
+                            removals: list[tuple[int, ...]] | None = None) -> np.ndarray:
+    """An upper bound on each fa-hu bet's value (:func:`fa_values_sharing`) that costs a fraction of it: the
+    value without the hand-card rule (step 14), which only lowers a completion's payout, summed from each
+    community's net per combination, kept by the group's multiset E + A (on which alone it then depends).
+    In a group made for removal cases, each case's bound, from the nets with the counts before any removal
+    over the completions left by one (which bound every case's: a removed card only takes completions
+    away), weighted by the case's communities. Sums of floating-point nets: within 1e-10 of the exact sums,
+    so a bound for comparisons with a margin above that (:data:`BOUND_MARGIN`). Shaped as
+    :func:`fa_values_sharing`'s values."""
     extra = np.asarray(hold_counts, np.int64) - shared.base
     n_suited = config.geometry.n_types - 1
-    if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra or shared.removing:
-        raise ValueError("a bounded hold is the group's base plus its own suited cards, with no removal cases")
+    if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra:
+        raise ValueError("a bounded hold is the group's base plus its own suited cards")
+    if (removals is not None) != shared.removing or any(len(r) > 1 for r in removals or []):
+        raise ValueError("a group made for removal cases bounds holds with them, one card a case")
     if shared.upper.shape != (shared.n_multisets, len(config.fa_hu_bets)):
         shared.upper = np.full((shared.n_multisets, len(config.fa_hu_bets)), np.nan)
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
-    return _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows([()]), config, 0.0, None, -1, None,
-                       (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
-                        shared.safe_sixes, shared.upper))[0]
+    bounds = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows(removals or [()]), config, 0.0,
+                         None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache, shared.flags,
+                                          shared.flags_part, shared.safe_sixes, shared.upper))
+    return bounds if removals is not None else bounds[0]
 
 
 #: How far below another value an upper bound of :func:`fa_upper_bounds_sharing` must be to rule a hold out.
