@@ -273,8 +273,8 @@ def _python(code: str) -> str:
 
 
 def _deal_parts() -> dict:
-    """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold: those of drawn
-    cards last, bounded against the others' values as the deal stage does (``values``: those valued)."""
+    """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold, each bounded
+    against the values known before it as the deal stage does (``values``: those valued)."""
     from solver.evaluator.deal import _drawn, _jobs, _limits, _value_bounded, _value_jobs
     from solver.game.cards import parse_cards
     from solver.game.combinatorics import multisets, submultisets
@@ -288,16 +288,15 @@ def _deal_parts() -> dict:
     _value_jobs(jobs[:1], config, 0.0)  # compile or load the kernels
     values_by_hold: list[dict] = [{} for _ in draws]
     parts: dict[str, dict] = {}
-    for phase in ([job for job in jobs if not job.bounded],
-                  [job for job in jobs if job.bounded and job.removals is not None],
-                  [job for job in jobs if job.bounded and job.removals is None]):
-        limits = _limits(hand, draws, phase, values_by_hold, submultisets(hand, 2)) if phase[0].bounded else []
+    for phase in ([job for job in jobs if job.base is None],
+                  [job for job in jobs if job.base is not None and job.removals is not None],
+                  [job for job in jobs if job.base is not None and job.removals is None]):
+        limits = _limits(hand, draws, phase, values_by_hold, submultisets(hand, 2))
         for k, job in enumerate(phase):
             drawn = len(_drawn(job.holds[0], hand))
             name = ("four dealt cards", "three dealt cards and one drawn", "two dealt cards and both drawn")[drawn]
             start = time.perf_counter()
-            values = (_value_bounded([job], limits[k:k + 1], config) if job.bounded
-                      else _value_jobs([job], config, 0.0))[0]
+            values = _value_bounded([job], limits[k:k + 1], config)[0]
             part = parts.setdefault(name, {"passes": 0, "values": 0, "seconds": 0.0})
             part["seconds"] += time.perf_counter() - start
             part["passes"] += len(job.holds)

@@ -40,17 +40,18 @@ def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameCon
 
 
 def naive_removal_bounds(hold: tuple[int, ...], unseen: np.ndarray, removed: tuple[int, ...],
-                         config: GameConfig) -> np.ndarray:
-    """The deal stage's bound on a hold's value against ``unseen`` less ``removed`` (one card at most), as
-    its docstring states it: every community of the case with its weight, valued without the hand-card
-    rule from the completions of ``unseen`` (before the removal), as if one card fewer were left."""
+                         config: GameConfig, most: int = 1) -> np.ndarray:
+    """The deal stage's bound on a hold's value against ``unseen`` less ``removed``, as its docstring
+    states it: every community of the case with its weight, valued without the hand-card rule from the
+    completions of ``unseen`` (before the removal), as if ``most`` cards fewer were left."""
     g = config.geometry
     hand = counts_of(hold, g)
     case = unseen.copy()
     for t in removed:
         case[t] -= 1
     rows, weights = multisets(np.append(case, 0), 4)
-    fewest = (int(unseen.sum()) - 5) * (int(unseen.sum()) - 6) // 2
+    n_left = int(unseen.sum()) - 4 - most
+    fewest = n_left * (n_left - 1) // 2
     values = np.zeros(len(config.fa_hu_bets))
     for row, weight in zip(rows, weights):
         level = hu_level(hand + row, g)

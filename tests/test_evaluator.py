@@ -8,7 +8,14 @@ import pytest
 
 from solver.evaluator.api import Stage, State, evaluate
 from solver.evaluator.deal import evaluate_deal
-from solver.evaluator.hold import SharedCounts, fa_upper_bounds_sharing, fa_values, fa_values_sharing
+from solver.evaluator.hold import (
+    SharedCounts,
+    fa_upper_bounds_removing,
+    fa_upper_bounds_sharing,
+    fa_values,
+    fa_values_removing,
+    fa_values_sharing,
+)
 from solver.game.cards import counts_of
 from solver.game.combinatorics import multisets, remove_cards, submultisets
 from solver.game.config import GameConfig
@@ -379,12 +386,75 @@ def test_upper_bounds_of_a_group_with_removal_cases() -> None:
                 assert bound == pytest.approx(naive_removal_bounds(hold, left, case, config), abs=1e-12, rel=0)
 
 
-def test_deal_stage_leaves_out_only_holds_that_cannot_be_best() -> None:
-    """The deal stage values a hold of drawn cards only when its bound reaches the best of the other holds
-    of some discard keeping it: every discard's best hold after every draw is still among the holds
-    valued (each value bit for bit the kernel's), and some holds of one drawn card and of two are left
-    out."""
+def test_upper_bounds_of_a_hold_of_dealt_cards() -> None:
+    """A hold of four dealt cards, valued for every draw with both drawn cards removed: each case's bound is
+    what its definition gives over the completions two removals leave (a naive sum), and at least the
+    case's value without the hand-card rule, which is at least its exact value."""
     config = REDUCED
+    g = config.geometry
+    rng = random.Random(11)
+    for _ in range(3):
+        cards = g.cards()
+        rng.shuffle(cards)
+        hold, unseen = tuple(sorted(cards[:4])), unseen_suited(tuple(cards[:6]), config)
+        suited = [t for t in range(g.n_suited) if unseen[t] > 0]
+        cases = [(), (suited[0],), (suited[0], suited[-1])] + [tuple(sorted(rng.sample(suited, 2))) for _ in range(4)]
+        bounds = fa_upper_bounds_removing(counts_of(hold, g), unseen, cases, config)
+        exact = fa_values_removing(counts_of(hold, g), unseen, cases, config)
+        for case, bound, value in zip(cases, bounds, exact):
+            unseen_case = unseen.copy()
+            for t in case:
+                unseen_case[t] -= 1
+            free = naive_hold_values(hold, unseen_case, config, hand_card_rule=False)
+            assert (bound >= free - 1e-12).all() and (free >= value - 1e-12).all()
+            assert bound == pytest.approx(naive_removal_bounds(hold, unseen, case, config, most=2), abs=1e-12,
+                                          rel=0)
+
+
+def test_deal_stage_values_exactly_the_pairs_whose_bound_reaches_their_limit() -> None:
+    """The deal stage's bounded jobs, of each kind (a hold of dealt cards, a group of one drawn card, one of
+    two), given limits about each (hold, draw) pair's bound: a pair is valued, bit for bit as alone, exactly
+    when its bound plus the margin reaches its limit."""
+    from solver.evaluator.deal import _jobs, _value_bounded
+
+    config = REDUCED
+    g = config.geometry
+    hand = next(random_states(config, Stage.DEAL, 1, seed=14)).hand
+    rows, _ = multisets(g.full_counts() - counts_of(hand, g), 2)
+    draws = [tuple(int(t) for t in np.repeat(np.arange(g.n_types), row)) for row in rows]
+    jobs = _jobs(hand, draws, config, 0.0)
+    kinds = [next(j for j in jobs if j.base is None and j.removals is not None),
+             next(j for j in jobs if j.base is not None and j.removals is not None),
+             next(j for j in jobs if j.base is not None and j.removals is None)]
+    for job in kinds:
+        counts = [counts_of(hold, g) for hold in job.holds]
+        if job.base is None:
+            bounds = [fa_upper_bounds_removing(c, job.unseen, list(r), config) for c, r in zip(counts, job.removals)]
+            exact = [fa_values_removing(c, job.unseen, list(r), config) for c, r in zip(counts, job.removals)]
+        else:
+            shared = SharedCounts(counts_of(job.base, g), job.unseen, g, job.removals is not None)
+            cases = [list(r) for r in job.removals] if job.removals is not None else [None] * len(counts)
+            bounds = [np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r)) for c, r in zip(counts, cases)]
+            plain = SharedCounts(counts_of(job.base, g), job.unseen, g, job.removals is not None)
+            exact = [np.atleast_2d(fa_values_sharing(c, plain, config, r)) for c, r in zip(counts, cases)]
+        steps = np.array([-2e-8, 0.5e-8, 2e-8])  # the margin is 1e-8
+        limits = [b.max(axis=1) + steps[np.arange(len(b)) % 3] for b in bounds]
+        got = _value_bounded([job], [limits], config)[0]
+        expected = [row if step < 1e-8 else None for b, e in zip(bounds, exact)
+                    for row, step in zip(e, steps[np.arange(len(b)) % 3])]
+        assert len(got) == len(expected) > 1
+        for value, want in zip(got, expected):
+            assert (value is None) == (want is None)
+            assert value is None or np.array_equal(value, want)
+
+
+def test_deal_stage_leaves_out_only_holds_that_cannot_be_best() -> None:
+    """The deal stage values a hold only when its bound reaches the best of the other holds of some
+    discard keeping it (or folding's -1): every discard's best hold after every draw is still among the
+    holds valued (each value bit for bit the kernel's), and some holds of no drawn card, of one and of two
+    are left out. Three suits of six ranks (37 cards): on the reduced deck no hold of dealt cards is worth
+    less than folding."""
+    config = GameConfig(suits=3, ranks=6, copies=2, jokers=1)
     g = config.geometry
     left_out: set[int] = set()
     for state in random_states(config, Stage.DEAL, 2, seed=13):
@@ -400,4 +470,4 @@ def test_deal_stage_leaves_out_only_holds_that_cannot_be_best() -> None:
                 holds = submultisets(tuple(sorted(remove_cards(hand, discard) + draw)), 4)
                 best = max([-1.0] + [exact[h].max() for h in holds])
                 assert best == max([-1.0] + [exact[h].max() for h in holds if h in values])
-    assert left_out >= {1, 2}
+    assert left_out >= {0, 1, 2}

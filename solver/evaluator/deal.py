@@ -24,18 +24,23 @@ Everything with a bonus bet is valued draw by draw, alone: its expected
 value per community depends on the unseen cards.
 
 Most holds of drawn cards are worth less than another hold of every
-discard that keeps them, and so are never played. Without a bonus bet
-the groups come last, those of one drawn card before those of two, each
-against every value known by then: a hold is first bounded from above
-by its value without the hand-card rule, which depends only on the
-multiset of its drawn cards and the community, so its nets are kept per
-multiset for the whole group (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`,
-about four tenths of a pass; with removal cases, the counts before any
-removal over the completions one removal leaves, which bound every
-case's). Only the (hold, draw) pairs whose bound reaches the best known
-hold of some discard keeping the hold (:func:`_limits`) are valued. The
-options are bit for bit those of valuing every hold: a pair left out is
-below, by more than the bound's rounding, a hold that is valued.
+discard that keeps them, and most holds of dealt cards alone less than
+folding, so they are never played. Without a bonus bet every hold is
+bounded before it is valued, in three rounds, each against every value
+known by then: the holds of dealt cards (against folding's -1), then
+the groups of one drawn card, then those of two. A hold is bounded from
+above by its value without the hand-card rule; in a group that depends
+only on the multiset of its drawn cards and the community, so its nets
+are kept per multiset for the whole group
+(:func:`solver.evaluator.hold.fa_upper_bounds_sharing`, about four
+tenths of a pass); with removal cases, from the counts before any
+removal over the completions the largest removal leaves, which bound
+every case's (:func:`solver.evaluator.hold.fa_upper_bounds_removing` for
+a hold alone). Only the (hold, draw) pairs whose bound reaches the best
+known hold of some discard keeping the hold, or -1 (:func:`_limits`),
+are valued. The options are bit for bit those of valuing every hold: a
+pair left out is below, by more than the bound's rounding, a hold that
+is valued or folding.
 
 The work is split into chunks run in parallel with joblib; each value is
 computed by the same call whatever the split, and draws are summed in
@@ -54,6 +59,7 @@ from solver.evaluator.hold import (
     BOUND_MARGIN,
     SharedCounts,
     bonus_evs,
+    fa_upper_bounds_removing,
     fa_upper_bounds_sharing,
     fa_values_removing,
     fa_values_sharing,
@@ -93,8 +99,9 @@ class _Job:
     @property
     def bounded(self) -> bool:
         """Whether the job's holds are bounded first and valued only where they can be the best play: a
-        group of holds sharing their counts (those of one or two drawn cards, see :func:`_jobs`)."""
-        return self.base is not None
+        group of holds sharing their counts (those of one or two drawn cards, see :func:`_jobs`), or a
+        hold of dealt cards (and a drawn joker) with removal cases; not with a bonus bet."""
+        return self.base is not None or self.removals is not None
 
     @property
     def cost(self) -> int:
@@ -104,6 +111,8 @@ class _Job:
         than values."""
         if self.removals is None:
             return (len(self.holds) + 1) // 2 if self.bounded else len(self.holds)
+        if self.base is None:  # a hold of dealt cards: a bound, then the cases that reach -1
+            return (sum(1 + len(cases) // 6 for cases in self.removals) + 3) // 4
         passes = sum(1 + len(cases) // 6 for cases in self.removals)
         return (passes + 2) // 3 if self.bounded else passes
 
@@ -155,13 +164,23 @@ def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: Gam
     geometry = config.geometry
     values = []
     for job, job_limits in zip(jobs, limits):
-        shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry, job.removals is not None)
         counts = [counts_of(hold, geometry) for hold in job.holds]
         cases = [list(r) for r in job.removals] if job.removals is not None else [None] * len(counts)
+        if job.base is None:  # a hold of dealt cards, alone
+            bounds = [fa_upper_bounds_removing(c, job.unseen, r, config).max(axis=1) for c, r in zip(counts, cases)]
+            job_values: list[np.ndarray | None] = []
+            for c, r, bound, limit in zip(counts, cases, bounds, job_limits):
+                valued = bound + BOUND_MARGIN >= limit
+                rows = iter(fa_values_removing(c, job.unseen, [r[e] for e in np.flatnonzero(valued)], config)
+                            if valued.any() else [])
+                job_values += [next(rows) if v else None for v in valued]
+            values.append(job_values)
+            continue
+        shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry, job.removals is not None)
         # every bound first: without removal cases they fill the group's counts, which the values then read
         bounds = [np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r)).max(axis=1)
                   for c, r in zip(counts, cases)]
-        job_values: list[np.ndarray | None] = []
+        job_values = []
         for c, r, bound, limit in zip(counts, cases, bounds, job_limits):
             valued = bound + BOUND_MARGIN >= limit
             if not valued.any():
@@ -321,8 +340,9 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     jobs = _jobs(hand, draws, config, bonus_bet, dead)
     # holds of drawn cards last, one drawn card before two: bounded against what the others are worth
     phases = [[job for job in jobs if not job.bounded],
-              [job for job in jobs if job.bounded and job.removals is not None],
-              [job for job in jobs if job.bounded and job.removals is None]]
+              [job for job in jobs if job.bounded and job.base is None],
+              [job for job in jobs if job.base is not None and job.removals is not None],
+              [job for job in jobs if job.base is not None and job.removals is None]]
     total_work = sum(job.cost for job in jobs)
     n_processes = effective_n_jobs(n_jobs)
     discards = submultisets(hand, 2)

@@ -357,10 +357,13 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     extra, binom, cache, r_cache, _, _, _, upper = unowned(shared)
     sharing = cache.shape[0] > 0
     bounding = upper.shape[0] > 0
-    # the completions a bound's nets are taken over, the same for every hold of the group: with one card
-    # removed, in a group made for removal cases (so whatever a hold's cases, as few as any case has)
-    n_unseen = unseen.sum()
-    bound_total2 = (n_unseen - 5) * (n_unseen - 6) / 2.0 if r_cache.shape[1] > 0 else total2[0]
+    # the completions a bound's nets are taken over, as few as any case has, and the same for every hold
+    # of a group: with one card removed in a group made for removal cases, whatever a hold's cases
+    most = 1 if r_cache.shape[1] > 0 else 0
+    for e in range(removals.shape[0]):
+        most = max(most, (1 if removals[e, 0] >= 0 else 0) + (1 if removals[e, 1] >= 0 else 0))
+    n_left = unseen.sum() - 4 - most
+    bound_total2 = n_left * (n_left - 1) / 2.0
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
     nb = _n_buckets(jokers)
@@ -1165,6 +1168,19 @@ def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, confi
                          None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache, shared.flags,
                                           shared.flags_part, shared.safe_sixes, shared.upper))
     return bounds if removals is not None else bounds[0]
+
+
+def fa_upper_bounds_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: list[tuple[int, ...]],
+                             config: GameConfig) -> np.ndarray:
+    """:func:`fa_upper_bounds_sharing` for a hold valued alone with removal cases of up to two cards each
+    (:func:`fa_values_removing`): each case's bound, from the nets over the completions the case removing
+    most leaves."""
+    n_suited = config.geometry.n_types - 1
+    binom = np.array([[comb(n, k) for k in range(5)] for n in range(n_suited + 4)], np.int64)
+    upper = np.full((comb(n_suited + 3, 4), len(config.fa_hu_bets)), np.nan)
+    rows = _removal_rows(removals)
+    return _run_kernel(hold_counts, unseen_suited, rows, config, 0.0, None, -1, None,
+                       (np.zeros(0, np.int64), binom, *_NOT_SHARED[2:7], upper))
 
 
 #: How far below another value an upper bound of :func:`fa_upper_bounds_sharing` must be to rule a hold out.
