@@ -311,7 +311,7 @@ def case_evaluator(args: argparse.Namespace) -> None:
     """The exact evaluator per stage, medians: cold (a fresh process imports the package and evaluates one
     state: numba's on-disk cache loaded, per-geometry tables built) and warm (the same process evaluates
     again); then whole ``mahjong-poker best`` commands, process start included, for ting queries (which run
-    the kernels as plain Python) and a draw query. The deal stage takes about 8 s on 2 cores, so it runs
+    the kernels as plain Python) and a draw query. The deal stage takes about 7 s on 2 cores, so it runs
     only with ``--deal`` (once, cold, two processes). ``--deal-parts`` only times the deal stage's kernel
     work on one core by kind of hold (four dealt cards, three and one drawn, two and both drawn)."""
     if args.deal_parts:
@@ -759,7 +759,7 @@ def _parser() -> argparse.ArgumentParser:
 
     sub = case("evaluator", case_evaluator)
     sub.add_argument("--repeats", type=int, default=5)
-    sub.add_argument("--deal", action="store_true", help="also time one deal-stage evaluation (about 8 s)")
+    sub.add_argument("--deal", action="store_true", help="also time one deal-stage evaluation (about 7 s)")
     sub.add_argument("--deal-parts", action="store_true",
                      help="only time the deal stage's kernel work by kind of hold (about 2 minutes)")
 
