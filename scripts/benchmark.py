@@ -275,7 +275,7 @@ def _python(code: str) -> str:
 def _deal_parts() -> dict:
     """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold, each bounded
     against the values known before it as the deal stage does (``values``: those valued)."""
-    from solver.evaluator.deal import _drawn, _jobs, _limits, _value_bounded, _value_jobs
+    from solver.evaluator.deal import _drawn, _jobs, _limits, _phases, _value_bounded, _value_jobs
     from solver.game.cards import parse_cards
     from solver.game.combinatorics import multisets, submultisets
     from solver.game.config import DEFAULT_CONFIG as config
@@ -288,9 +288,7 @@ def _deal_parts() -> dict:
     _value_jobs(jobs[:1], config, 0.0)  # compile or load the kernels
     values_by_hold: list[dict] = [{} for _ in draws]
     parts: dict[str, dict] = {}
-    for phase in ([job for job in jobs if job.base is None],
-                  [job for job in jobs if job.base is not None and job.removals is not None],
-                  [job for job in jobs if job.base is not None and job.removals is None]):
+    for phase in _phases(jobs)[1:]:  # the rounds the deal stage runs without a bonus bet
         limits = _limits(hand, draws, phase, values_by_hold, submultisets(hand, 2))
         for k, job in enumerate(phase):
             drawn = len(_drawn(job.holds[0], hand))

@@ -313,8 +313,8 @@ def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> 
     is its value without the hand-card rule (the naive sum, to 1e-12): at least its exact value, above it
     where the rule bites, equal to it with a joker in hand (where the rule is the plain test). Values read
     after the group's bounds are bit for bit those of a group that made none, and both are the same for a
-    group that keeps no completion counts. On the reduced deck, where
-    the rule bites (with two suits of four ranks it seldom does)."""
+    group that keeps no completion counts. On the reduced deck, where the rule bites (with two suits of
+    four ranks it seldom does)."""
     config = REDUCED
     g = config.geometry
     rng = random.Random(9)

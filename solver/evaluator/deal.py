@@ -105,16 +105,15 @@ class _Job:
 
     @property
     def cost(self) -> int:
-        """Work in kernel passes, about: a removal case costs a sixth of a pass; bounded, a hold of two
-        drawn cards half of one (its bound four tenths, and about one in seven valued), and one of a drawn
-        card about two passes (measured on the real deck), so progress and scheduling follow time rather
-        than values."""
-        if self.removals is None:
-            return (len(self.holds) + 1) // 2 if self.bounded else len(self.holds)
-        if self.base is None:  # a hold of dealt cards: a bound, then the cases that reach -1
-            return (sum(1 + len(cases) // 6 for cases in self.removals) + 3) // 4
-        passes = sum(1 + len(cases) // 6 for cases in self.removals)
-        return (passes + 2) // 3 if self.bounded else passes
+        """Work in kernel passes, about: a removal case costs a sixth of a pass; bounded, a half of that
+        for holds of two drawn cards (a bound four tenths of a pass, and about one in seven valued), a
+        third for one drawn card and a quarter for dealt cards (measured on the real deck), so progress and
+        scheduling follow time rather than values."""
+        passes = len(self.holds) if self.removals is None else sum(1 + len(c) // 6 for c in self.removals)
+        if not self.bounded:
+            return passes
+        share = 2 if self.removals is None else 3 if self.base is not None else 4
+        return -(-passes // share)
 
 
 def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float,
@@ -158,40 +157,37 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
 def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: GameConfig
                    ) -> list[list[np.ndarray | None]]:
     """Fa-hu values of each bounded job's (hold, draw) pairs, job by job: ``None`` where the hold's upper
-    bound (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`) is below its limit for that draw by the
-    bound's margin, so that it cannot be the best hold of any discard after the draw."""
+    bound (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`, or ``fa_upper_bounds_removing`` for a hold
+    alone) is below its limit for that draw by the bound's margin, so that it cannot be the best hold of
+    any discard after the draw."""
     watch_parent()
     geometry = config.geometry
     values = []
     for job, job_limits in zip(jobs, limits):
+        bound_of, value_of = _bound_and_value(job, config)
         counts = [counts_of(hold, geometry) for hold in job.holds]
         cases = [list(r) for r in job.removals] if job.removals is not None else [None] * len(counts)
-        if job.base is None:  # a hold of dealt cards, alone
-            bounds = [fa_upper_bounds_removing(c, job.unseen, r, config).max(axis=1) for c, r in zip(counts, cases)]
-            job_values: list[np.ndarray | None] = []
-            for c, r, bound, limit in zip(counts, cases, bounds, job_limits):
-                valued = bound + BOUND_MARGIN >= limit
-                rows = iter(fa_values_removing(c, job.unseen, [r[e] for e in np.flatnonzero(valued)], config)
-                            if valued.any() else [])
-                job_values += [next(rows) if v else None for v in valued]
-            values.append(job_values)
-            continue
-        shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry, job.removals is not None)
         # every bound first: without removal cases they fill the group's counts, which the values then read
-        bounds = [np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r)).max(axis=1)
-                  for c, r in zip(counts, cases)]
-        job_values = []
+        bounds = [bound_of(c, r).max(axis=1) for c, r in zip(counts, cases)]
+        job_values: list[np.ndarray | None] = []
         for c, r, bound, limit in zip(counts, cases, bounds, job_limits):
             valued = bound + BOUND_MARGIN >= limit
-            if not valued.any():
-                job_values += [None] * len(limit)
-            elif r is None:
-                job_values.append(fa_values_sharing(c, shared, config))
-            else:
-                rows = iter(fa_values_sharing(c, shared, config, [r[e] for e in np.flatnonzero(valued)]))
-                job_values += [next(rows) if v else None for v in valued]
+            kept = None if r is None else [r[e] for e in np.flatnonzero(valued)]
+            rows = iter(value_of(c, kept) if valued.any() else [])
+            job_values += [next(rows) if v else None for v in valued]
         values.append(job_values)
     return values
+
+
+def _bound_and_value(job: _Job, config: GameConfig) -> tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]:
+    """The bound and the value of a bounded job's hold (its counts, its removal cases or None), as
+    (cases, bets): a hold of dealt cards alone, the others sharing their group's counts and nets."""
+    if job.base is None:
+        return (lambda c, r: fa_upper_bounds_removing(c, job.unseen, r, config),
+                lambda c, r: fa_values_removing(c, job.unseen, r, config))
+    shared = SharedCounts(counts_of(job.base, config.geometry), job.unseen, config.geometry, job.removals is not None)
+    return (lambda c, r: np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r)),
+            lambda c, r: np.atleast_2d(fa_values_sharing(c, shared, config, r)))
 
 
 def _limits(hand: tuple[int, ...], draws: list[tuple[int, ...]], jobs: list[_Job],
@@ -235,6 +231,16 @@ def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[
                 rows.append(hold_values(hold, job.unseen, config, bonus_bet, bonus_ev)[None])
         values.append(np.concatenate(rows))
     return values
+
+
+def _phases(jobs: list[_Job]) -> list[list[_Job]]:
+    """The jobs in the rounds they run in, each round against every value known by then: those not
+    bounded (with a bonus bet), then the holds of dealt cards (bounded against folding), the groups of one
+    drawn card, and those of two."""
+    return [[job for job in jobs if not job.bounded],
+            [job for job in jobs if job.bounded and job.base is None],
+            [job for job in jobs if job.base is not None and job.removals is not None],
+            [job for job in jobs if job.base is not None and job.removals is None]]
 
 
 def _chunks(jobs: list[_Job], n_processes: int) -> list[list[_Job]]:
@@ -301,7 +307,7 @@ class DealEvaluation:
     hold_values: list[dict[tuple[int, ...], np.ndarray]]
     """For each draw, every four-card hold of the eight cards seen, with its value for each fa-hu
     bet (:func:`solver.evaluator.hold.fa_values` against the unseen cards of that draw); but for holds
-    of drawn cards bounded below every discard's best (:func:`_limits`), which are left out."""
+    bounded below every discard's best or folding (:func:`_limits`), which are left out."""
 
 
 def deal_options(hand: tuple[int, ...], config: GameConfig,
@@ -338,18 +344,13 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     from joblib import Parallel, delayed, effective_n_jobs  # slow to import: only this stage needs it
 
     jobs = _jobs(hand, draws, config, bonus_bet, dead)
-    # holds of drawn cards last, one drawn card before two: bounded against what the others are worth
-    phases = [[job for job in jobs if not job.bounded],
-              [job for job in jobs if job.bounded and job.base is None],
-              [job for job in jobs if job.base is not None and job.removals is not None],
-              [job for job in jobs if job.base is not None and job.removals is None]]
     total_work = sum(job.cost for job in jobs)
     n_processes = effective_n_jobs(n_jobs)
     discards = submultisets(hand, 2)
     values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
     mark_parent()
     done = 0
-    for phase in phases:
+    for phase in _phases(jobs):
         chunks = _chunks(phase, n_processes)
         if phase and phase[0].bounded:
             limits = _limits(hand, draws, [job for part in chunks for job in part], values_by_hold, discards)

@@ -309,7 +309,7 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     ``safe_sixes``, ``upper``), completion counts (and R(t), with removals), hand-card flags and the
     six-card communities no hold of the group can fail the hand-card rule on, shared by a group of holds
     (:class:`SharedCounts`); arrays of no rows when the hold is valued alone. With rows in ``upper``
-    (a group's, one case, no bonus), ``out`` gets an upper bound instead (:func:`fa_upper_bounds_sharing`).
+    (no bonus, no tracking), ``out`` gets upper bounds instead (:func:`fa_upper_bounds_sharing`).
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     n_suited = unseen.shape[0]
@@ -357,13 +357,15 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
     extra, binom, cache, r_cache, _, _, _, upper = unowned(shared)
     sharing = cache.shape[0] > 0
     bounding = upper.shape[0] > 0
-    # the completions a bound's nets are taken over, as few as any case has, and the same for every hold
-    # of a group: with one card removed in a group made for removal cases, whatever a hold's cases
-    most = 1 if r_cache.shape[1] > 0 else 0
-    for e in range(removals.shape[0]):
-        most = max(most, (1 if removals[e, 0] >= 0 else 0) + (1 if removals[e, 1] >= 0 else 0))
-    n_left = unseen.sum() - 4 - most
-    bound_total2 = n_left * (n_left - 1) / 2.0
+    bound_total2 = 0.0
+    if bounding:
+        # the completions a bound's nets are taken over, as few as any case has, and the same for every
+        # hold of a group: with one card removed in a group made for removal cases, whatever a hold's cases
+        most = 1 if r_cache.shape[1] > 0 else 0
+        for e in range(removals.shape[0]):
+            most = max(most, (1 if removals[e, 0] >= 0 else 0) + (1 if removals[e, 1] >= 0 else 0))
+        n_left = unseen.sum() - 4 - most
+        bound_total2 = n_left * (n_left - 1) / 2.0
     n_suited = unseen.shape[0]
     jokers = hold[n_suited]
     nb = _n_buckets(jokers)
@@ -390,14 +392,15 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         for s in range(3):
             needs[s] = _needs_of_key(table, keys[s])
         level = _level_packed(needs[0], needs[1], needs[2], jokers)
-        if level > 0:
+        if bounding and (level > 0 or _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0):
+            # the step-11 payout, or a fold with no completion winning: the sums below are not read
+            _bound_community(upper, at, upper_sums, weights, level, 0.0, 0.0, bound_total2, bets, multiples, pays)
+        elif level > 0:
             for e in range(n_cases):
                 for b in range(bets.shape[0]):
                     sums[e, b, SUM_FA_FLUSH if level == 2 else SUM_FA_HU] += weights[e]
             if track >= 0:
                 tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
-            if bounding:
-                _bound_community(upper, at, upper_sums, weights, level, 0.0, 0.0, bound_total2, bets, multiples, pays)
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
             # no completion wins: fold, unless the bonus alone pays for a ting bet
             bonus = 0.0
@@ -409,8 +412,6 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, bonus)
                 net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
-            if bounding:
-                _bound_community(upper, at, upper_sums, weights, 0, 0.0, 0.0, bound_total2, bets, multiples, pays)
         else:
             if not bounding:  # (bounding, the rank is known: counts too large to pack are not kept)
                 at = _shared_index(m4, i, extra, binom, n_suited) if sharing else -1
@@ -1058,7 +1059,7 @@ class SharedCounts:
         self.n_extra = 4 - int(self.base.sum())  # a hold has four cards
         self.removing = removing
         size = 4 + self.n_extra
-        self.binom = np.array([[comb(n, k) for k in range(size + 1)] for n in range(n_suited + size)], np.int64)
+        self.binom = _rank_binomials(n_suited, size)
         # n_hu | n_flush << 16 in an int32 (-1: not counted yet), half the memory of two floats: the lookups
         # go wherever the communities send them, and a smaller table misses the processor's caches less
         packs = comb(int(self.unseen.sum()), 2) < 1 << 15
@@ -1176,14 +1177,18 @@ def fa_upper_bounds_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray,
     (:func:`fa_values_removing`): each case's bound, from the nets over the completions the case removing
     most leaves."""
     n_suited = config.geometry.n_types - 1
-    binom = np.array([[comb(n, k) for k in range(5)] for n in range(n_suited + 4)], np.int64)
-    upper = np.full((comb(n_suited + 3, 4), len(config.fa_hu_bets)), np.nan)
+    upper = np.full((comb(n_suited + 3, 4), len(config.fa_hu_bets)), np.nan)  # by the rank of A alone
     rows = _removal_rows(removals)
     return _run_kernel(hold_counts, unseen_suited, rows, config, 0.0, None, -1, None,
-                       (np.zeros(0, np.int64), binom, *_NOT_SHARED[2:7], upper))
+                       (np.zeros(0, np.int64), _rank_binomials(n_suited, 4), *_NOT_SHARED[2:7], upper))
 
 
-#: How far below another value an upper bound of :func:`fa_upper_bounds_sharing` must be to rule a hold out.
+def _rank_binomials(n_suited: int, size: int) -> np.ndarray:
+    """C(n, k) for the ranks of multisets of ``size`` card types (:func:`_shared_index`)."""
+    return np.array([[comb(n, k) for k in range(size + 1)] for n in range(n_suited + size)], np.int64)
+
+
+#: How far below another value an upper bound (:func:`fa_upper_bounds_sharing`) must be to rule a hold out.
 BOUND_MARGIN = 1e-8
 _NO_BOUNDS = np.zeros((0, 1))
 
