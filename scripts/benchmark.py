@@ -275,7 +275,7 @@ def _python(code: str) -> str:
 def _deal_parts() -> dict:
     """Kernel time on one core of the benchmark deal's (hold, draw) values, by kind of hold, each bounded
     against the values known before it as the deal stage does (``values``: those valued)."""
-    from solver.evaluator.deal import _drawn, _jobs, _limits, _phases, _value_bounded, _value_jobs
+    from solver.evaluator.deal import _drawn, _jobs, _limits, _phases, _value_bounded
     from solver.game.cards import parse_cards
     from solver.game.combinatorics import multisets, submultisets
     from solver.game.config import DEFAULT_CONFIG as config
@@ -284,11 +284,11 @@ def _deal_parts() -> dict:
     hand = tuple(sorted(parse_cards("11m 23p 57s", geometry)))
     rows, _ = multisets(geometry.full_counts() - np.bincount(hand, minlength=geometry.n_types), 2)
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
-    jobs = _jobs(hand, draws, config, 0.0)
-    _value_jobs(jobs[:1], config, 0.0)  # compile or load the kernels
+    jobs = _jobs(hand, draws, config)
+    _value_bounded(jobs[:1], [[np.full(len(ns), -np.inf) for ns in jobs[0].draws]], config)  # load the kernels
     values_by_hold: list[dict] = [{} for _ in draws]
     parts: dict[str, dict] = {}
-    for phase in _phases(jobs)[1:]:  # the rounds the deal stage runs without a bonus bet
+    for phase in _phases(jobs):  # the rounds the deal stage runs
         limits = _limits(hand, draws, phase, values_by_hold, submultisets(hand, 2))
         for k, job in enumerate(phase):
             drawn = len(_drawn(job.holds[0], hand))

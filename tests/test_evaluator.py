@@ -10,6 +10,7 @@ from solver.evaluator.api import Stage, State, evaluate
 from solver.evaluator.deal import evaluate_deal
 from solver.evaluator.hold import (
     SharedCounts,
+    bonus_evs,
     fa_upper_bounds_removing,
     fa_upper_bounds_sharing,
     fa_values,
@@ -422,7 +423,7 @@ def test_deal_stage_values_exactly_the_pairs_whose_bound_reaches_their_limit() -
     hand = next(random_states(config, Stage.DEAL, 1, seed=14)).hand
     rows, _ = multisets(g.full_counts() - counts_of(hand, g), 2)
     draws = [tuple(int(t) for t in np.repeat(np.arange(g.n_types), row)) for row in rows]
-    jobs = _jobs(hand, draws, config, 0.0)
+    jobs = _jobs(hand, draws, config)
     kinds = [next(j for j in jobs if j.base is None and j.removals is not None),
              next(j for j in jobs if j.base is not None and j.removals is not None),
              next(j for j in jobs if j.base is not None and j.removals is None)]
@@ -471,3 +472,41 @@ def test_deal_stage_leaves_out_only_holds_that_cannot_be_best() -> None:
                 best = max([-1.0] + [exact[h].max() for h in holds])
                 assert best == max([-1.0] + [exact[h].max() for h in holds if h in values])
     assert left_out >= {0, 1, 2}
+
+
+@pytest.mark.parametrize("config, bonus, leaves_out", [(GameConfig(suits=3, ranks=6, copies=2, jokers=1), 1.0, True),
+                                                       (GameConfig(suits=2, ranks=4, copies=2, jokers=2), 2.0, False)],
+                         ids=["three-suits-B1", "two-jokers-B2"])
+def test_deal_stage_with_a_bonus_values_the_holds_that_can_be_best_as_alone(config: GameConfig, bonus: float,
+                                                                           leaves_out: bool) -> None:
+    """With a bonus bet the deal stage shares the holds' work across draws (removal cases, groups sharing
+    their counts), each draw's bonus EVs worked out once, and bounds the holds by their bound without the
+    bonus plus the most the bonus can add after the draw: every value is bit for bit the hold's valued
+    alone against that draw's unseen cards, every discard's best hold after every draw is among those
+    valued, and the options are what the exact values of every hold make."""
+    from solver.evaluator.deal import _discard_values
+
+    g = config.geometry
+    n_values = n_valued = 0
+    for state in random_states(config, Stage.DEAL, 2, seed=21):
+        hand = state.hand
+        discards = submultisets(hand, 2)
+        evaluation = evaluate_deal(hand, config, n_jobs=2, bonus_bet=bonus)
+        totals = np.zeros((2, len(discards)))
+        for draw, weight, values in zip(evaluation.draws, evaluation.draw_weights, evaluation.hold_values):
+            unseen = unseen_suited(hand + draw, config)
+            bonus_ev = bonus_evs(unseen, config)
+            seen = submultisets(tuple(sorted(hand + draw)), 4)
+            exact = {h: fa_values(counts_of(h, g), unseen, config, bonus, bonus_ev) for h in seen}
+            assert all(np.array_equal(v, exact[h]) for h, v in values.items())
+            for discard in discards:
+                holds = submultisets(tuple(sorted(remove_cards(hand, discard) + draw)), 4)
+                best = max([-1.0] + [exact[h].max() for h in holds])
+                assert best == max([-1.0] + [exact[h].max() for h in holds if h in values])
+            totals += weight * _discard_values(hand, draw, {h: float(v.max()) for h, v in exact.items()}, discards,
+                                               config)
+            n_values += len(seen)
+            n_valued += len(values)
+        options = [o for o in evaluation.options if o.action == "discard"]
+        assert [o.ev for o in options] == list((totals / evaluation.draw_weights.sum()).ravel())
+    assert 0 < n_valued <= n_values and (n_valued < n_values) == leaves_out  # the mini deck's holds all count

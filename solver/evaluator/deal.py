@@ -13,20 +13,22 @@ card. Such a hold is valued once for all its draws: the draws differ
 only by the other cards they bring, which the hold kernel removes from
 the unseen cards by inclusion-exclusion
 (:func:`solver.evaluator.hold.fa_values_removing`), bit for bit as separate calls
-would. Holds of two dealt and both drawn cards are valued draw by draw.
+would. Holds of two dealt and both drawn cards serve one draw each.
 Holds with the same dealt cards (and the joker, if drawn) but drawn cards
 of their own are valued one after another, sharing their completion
 counts: a hold and a community meet the same two-card completions as any
 other hold of the group that sees the same cards in all
 (:class:`solver.evaluator.hold.SharedCounts`); with one drawn card, the
 counts of each removed card R(t) too.
-Everything with a bonus bet is valued draw by draw, alone: its expected
-value per community depends on the unseen cards.
+A bonus bet's expected net per community depends on the unseen cards of
+the draw, not on the hold: each draw's is worked out once, first, and
+each (hold, draw) pair reads its draw's
+(:func:`solver.evaluator.hold.bonus_evs`).
 
 Most holds of drawn cards are worth less than another hold of every
 discard that keeps them, and most holds of dealt cards alone less than
-folding, so they are never played. Without a bonus bet every hold is
-bounded before it is valued, in three rounds, each against every value
+folding, so they are never played. Every hold is bounded before it is
+valued, in three rounds, each against every value
 known by then: the holds of dealt cards (against folding's -1), then
 the groups of one drawn card, then those of two. A hold is bounded from
 above by its value without the hand-card rule; in a group that depends
@@ -36,9 +38,13 @@ are kept per multiset for the whole group
 tenths of a pass); with removal cases, from the counts before any
 removal over the completions the largest removal leaves, which bound
 every case's (:func:`solver.evaluator.hold.fa_upper_bounds_removing` for
-a hold alone). Only the (hold, draw) pairs whose bound reaches the best
-known hold of some discard keeping the hold, or -1 (:func:`_limits`),
-are valued. The options are bit for bit those of valuing every hold: a
+a hold alone). With a bonus bet the bound is the one without it plus the
+most the bonus can add after the draw: B times the expected positive part
+of its EV per community (:func:`solver.evaluator.hold.bonus_upside`),
+since a community's best of folding and betting with the bonus is at
+most its best without it plus that part. Only the (hold, draw) pairs
+whose bound reaches the best known hold of some discard keeping the hold,
+or -1 (:func:`_limits`), are valued. The options are bit for bit those of valuing every hold: a
 pair left out is below, by more than the bound's rounding, a hold that
 is valued or folding.
 
@@ -49,9 +55,12 @@ draw order, so the result is bit-for-bit the same for any number of jobs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from math import comb
+from pathlib import Path
 
 import numpy as np
 
@@ -59,11 +68,11 @@ from solver.evaluator.hold import (
     BOUND_MARGIN,
     SharedCounts,
     bonus_evs,
+    bonus_upside,
     fa_upper_bounds_removing,
     fa_upper_bounds_sharing,
     fa_values_removing,
     fa_values_sharing,
-    hold_values,
 )
 from solver.game.cards import counts_of
 from solver.game.combinatorics import multisets, remove_cards, submultisets
@@ -97,26 +106,17 @@ class _Job:
         return [(hold, n) for hold, ns in zip(self.holds, self.draws) for n in ns]
 
     @property
-    def bounded(self) -> bool:
-        """Whether the job's holds are bounded first and valued only where they can be the best play: a
-        group of holds sharing their counts (those of one or two drawn cards, see :func:`_jobs`), or a
-        hold of dealt cards (and a drawn joker) with removal cases; not with a bonus bet."""
-        return self.base is not None or self.removals is not None
-
-    @property
     def cost(self) -> int:
         """Work in kernel passes, about: a removal case costs a sixth of a pass; bounded, a half of that
         for holds of two drawn cards (a bound four tenths of a pass, and about one in seven valued), a
         third for one drawn card and a quarter for dealt cards (measured on the real deck), so progress and
         scheduling follow time rather than values."""
         passes = len(self.holds) if self.removals is None else sum(1 + len(c) // 6 for c in self.removals)
-        if not self.bounded:
-            return passes
         share = 2 if self.removals is None else 3 if self.base is not None else 4
         return -(-passes // share)
 
 
-def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, bonus_bet: float,
+def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig,
           dead: tuple[int, ...] = ()) -> list[_Job]:
     """Every (hold, draw) pair to value, each exactly once, grouped into jobs (``dead``: cards other seats
     showed, out of play for the draws and the community)."""
@@ -126,24 +126,18 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
     removing: dict[tuple[int, ...], dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = {}
     # holds of two dealt and both drawn cards by their dealt cards (and joker): (hold, draw) pairs
     groups: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
-    jobs = []
     for n, draw in enumerate(draws):
-        seen = tuple(sorted(hand + draw))
-        own = []
-        for hold in submultisets(seen, 4):
+        for hold in submultisets(tuple(sorted(hand + draw)), 4):
             all_drawn = _drawn(hold, hand)
             drawn = tuple(c for c in all_drawn if c != joker)  # a drawn joker stays in the base
-            if bonus_bet > 0:
-                own.append(hold)
-            elif len(all_drawn) <= 1:
+            if len(all_drawn) <= 1:
                 other = tuple(c for c in remove_cards(draw, drawn) if c != joker)
                 base = remove_cards(hold, drawn)
                 removing.setdefault(base, {}).setdefault(hold, []).append((n, other))
             else:
                 groups.setdefault(remove_cards(hold, drawn), []).append((hold, n))
-        if own:
-            jobs.append(_Job(tuple(own), unseen_suited(seen + dead, config), tuple((n,) for _ in own)))
     unseen = unseen_suited(hand + dead, config)
+    jobs = []
     for base, by_hold in removing.items():
         cases = tuple(by_hold.values())
         # a hold of four dealt cards, or three and a drawn joker, has no card of its own to share by
@@ -154,40 +148,46 @@ def _jobs(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfi
     return jobs
 
 
-def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: GameConfig
-                   ) -> list[list[np.ndarray | None]]:
-    """Fa-hu values of each bounded job's (hold, draw) pairs, job by job: ``None`` where the hold's upper
-    bound (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`, or ``fa_upper_bounds_removing`` for a hold
+def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: GameConfig, bonus_bet: float = 0.0,
+                   bonus_file: Path | None = None) -> list[list[np.ndarray | None]]:
+    """Fa-hu values of each job's (hold, draw) pairs, job by job: ``None`` where the hold's upper bound
+    (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`, or ``fa_upper_bounds_removing`` for a hold
     alone) is below its limit for that draw by the bound's margin, so that it cannot be the best hold of
-    any discard after the draw."""
+    any discard after the draw. With a bonus bet the values read each draw's bonus EVs from ``bonus_file``
+    (:func:`_draw_bonus`), and the limits come lowered by what the bonus can add to a bound without it."""
     watch_parent()
     geometry = config.geometry
+    table = np.load(bonus_file, mmap_mode="c") if bonus_file is not None else None  # "c": writable, as numba types
     values = []
     for job, job_limits in zip(jobs, limits):
-        bound_of, value_of = _bound_and_value(job, config)
+        bound_of, value_of = _bound_and_value(job, config, bonus_bet)
         counts = [counts_of(hold, geometry) for hold in job.holds]
         cases = [list(r) for r in job.removals] if job.removals is not None else [None] * len(counts)
         # every bound first: without removal cases they fill the group's counts, which the values then read
         bounds = [bound_of(c, r).max(axis=1) for c, r in zip(counts, cases)]
         job_values: list[np.ndarray | None] = []
-        for c, r, bound, limit in zip(counts, cases, bounds, job_limits):
-            valued = bound + BOUND_MARGIN >= limit
-            kept = None if r is None else [r[e] for e in np.flatnonzero(valued)]
-            rows = iter(value_of(c, kept) if valued.any() else [])
-            job_values += [next(rows) if v else None for v in valued]
+        for c, r, ns, bound, limit in zip(counts, cases, job.draws, bounds, job_limits):
+            reaches = bound + BOUND_MARGIN >= limit
+            valued = np.flatnonzero(reaches)
+            kept = None if r is None else [r[e] for e in valued]
+            bonus_ev = None if table is None or not len(valued) else _draw_rows(table, [ns[e] for e in valued])
+            rows = iter(value_of(c, kept, bonus_ev) if len(valued) else [])
+            job_values += [next(rows) if v else None for v in reaches]
         values.append(job_values)
     return values
 
 
-def _bound_and_value(job: _Job, config: GameConfig) -> tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]:
-    """The bound and the value of a bounded job's hold (its counts, its removal cases or None), as
-    (cases, bets): a hold of dealt cards alone, the others sharing their group's counts and nets."""
+def _bound_and_value(job: _Job, config: GameConfig, bonus_bet: float
+                     ) -> tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]:
+    """The bound without a bonus bet and the value (with ``bonus_bet``, given its cases' bonus EVs) of a job's
+    hold (its counts, its removal cases or None), as (cases, bets): a hold of dealt cards alone, the others
+    sharing their group's counts and nets."""
     if job.base is None:
         return (lambda c, r: fa_upper_bounds_removing(c, job.unseen, r, config),
-                lambda c, r: fa_values_removing(c, job.unseen, r, config))
+                lambda c, r, b: fa_values_removing(c, job.unseen, r, config, bonus_bet, b))
     shared = SharedCounts(counts_of(job.base, config.geometry), job.unseen, config.geometry, job.removals is not None)
     return (lambda c, r: np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r)),
-            lambda c, r: np.atleast_2d(fa_values_sharing(c, shared, config, r)))
+            lambda c, r, b: np.atleast_2d(fa_values_sharing(c, shared, config, r, bonus_bet, b)))
 
 
 def _limits(hand: tuple[int, ...], draws: list[tuple[int, ...]], jobs: list[_Job],
@@ -208,37 +208,50 @@ def _limits(hand: tuple[int, ...], draws: list[tuple[int, ...]], jobs: list[_Job
     return [[np.array([limit[n][hold] for n in ns]) for hold, ns in zip(job.holds, job.draws)] for job in jobs]
 
 
-def _value_jobs(jobs: list[_Job], config: GameConfig, bonus_bet: float) -> list[np.ndarray]:
-    """Fa-hu values (one row per bet size) of each job's (hold, draw) pairs, job by job."""
+def _draw_rows(table: np.ndarray, draws: list[int]) -> np.ndarray:
+    """Rows ``draws`` (rising) of ``table``: a view when they follow one another, as a hold of dealt cards'
+    do (every draw), else a copy."""
+    if draws[-1] - draws[0] == len(draws) - 1:
+        return np.asarray(table[draws[0]:draws[-1] + 1])
+    return np.asarray(table[list(draws)])
+
+
+@contextmanager
+def _draw_bonus(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, dead: tuple[int, ...],
+                bonus_bet: float, n_jobs: int) -> Iterator[tuple[Path | None, np.ndarray]]:
+    """With a bonus bet, each draw's bonus EVs (:func:`solver.evaluator.hold.bonus_evs` of its unseen cards),
+    worked out in parallel and kept in a temporary file for the workers to map while the block runs, and
+    the most the bonus can add to a hold's value after each draw (B times
+    :func:`solver.evaluator.hold.bonus_upside`); None and zeros without one. A draw's bonus EVs serve every
+    hold valued for it."""
+    if bonus_bet <= 0:
+        yield None, np.zeros(len(draws))
+        return
+    from joblib import Parallel, delayed
+
+    unseens = [unseen_suited(hand + draw + dead, config) for draw in draws]
+    parts = [part for part in np.array_split(np.arange(len(draws)), 4 * work_processes(n_jobs, len(draws)))
+             if len(part)]
+    tasks = [delayed(_bonus_rows)([unseens[n] for n in part], config) for part in parts]
+    results = Parallel(n_jobs=work_processes(n_jobs, len(tasks)))(tasks)
+    with tempfile.TemporaryDirectory(prefix="mahjong-poker-bonus-") as folder:
+        path = Path(folder) / "bonus-evs.npy"
+        np.save(path, np.concatenate([rows for rows, _ in results]))
+        yield path, bonus_bet * np.concatenate([upsides for _, upsides in results])
+
+
+def _bonus_rows(unseens: list[np.ndarray], config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`solver.evaluator.hold.bonus_evs` of each of these unseen cards, a row each, and the upside of
+    each row (:func:`solver.evaluator.hold.bonus_upside`)."""
     watch_parent()
-    geometry = config.geometry
-    values = []
-    for job in jobs:
-        shared = None
-        if job.base is not None:
-            shared = SharedCounts(counts_of(job.base, geometry), job.unseen, geometry, job.removals is not None)
-        bonus_ev = bonus_evs(job.unseen, config) if bonus_bet > 0 else None
-        rows = []
-        for k, hold in enumerate(job.holds):
-            counts = counts_of(hold, geometry)
-            if job.removals is not None:
-                cases = list(job.removals[k])
-                rows.append(fa_values_sharing(counts, shared, config, cases) if shared is not None
-                            else fa_values_removing(counts, job.unseen, cases, config))
-            elif shared is not None:
-                rows.append(fa_values_sharing(counts, shared, config)[None])
-            else:
-                rows.append(hold_values(hold, job.unseen, config, bonus_bet, bonus_ev)[None])
-        values.append(np.concatenate(rows))
-    return values
+    rows = np.stack([bonus_evs(unseen, config) for unseen in unseens])
+    return rows, np.array([bonus_upside(unseen, row, config) for unseen, row in zip(unseens, rows)])
 
 
 def _phases(jobs: list[_Job]) -> list[list[_Job]]:
-    """The jobs in the rounds they run in, each round against every value known by then: those not
-    bounded (with a bonus bet), then the holds of dealt cards (bounded against folding), the groups of one
-    drawn card, and those of two."""
-    return [[job for job in jobs if not job.bounded],
-            [job for job in jobs if job.bounded and job.base is None],
+    """The jobs in the rounds they run in, each round against every value known by then: the holds of dealt
+    cards (bounded against folding), the groups of one drawn card, and those of two."""
+    return [[job for job in jobs if job.base is None],
             [job for job in jobs if job.base is not None and job.removals is not None],
             [job for job in jobs if job.base is not None and job.removals is None]]
 
@@ -343,29 +356,35 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     draws = [tuple(int(t) for t in np.repeat(np.arange(geometry.n_types), row)) for row in rows]
     from joblib import Parallel, delayed, effective_n_jobs  # slow to import: only this stage needs it
 
-    jobs = _jobs(hand, draws, config, bonus_bet, dead)
-    total_work = sum(job.cost for job in jobs)
+    jobs = _jobs(hand, draws, config, dead)
+    # a draw's bonus EVs cost about two kernel passes (measured on the real deck)
+    bonus_work = 2 * len(draws) if bonus_bet > 0 else 0
+    total_work = sum(job.cost for job in jobs) + bonus_work
     n_processes = effective_n_jobs(n_jobs)
     discards = submultisets(hand, 2)
     values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
     mark_parent()
-    done = 0
-    for phase in _phases(jobs):
-        chunks = _chunks(phase, n_processes)
-        if phase and phase[0].bounded:
-            limits = _limits(hand, draws, [job for part in chunks for job in part], values_by_hold, discards)
-            tasks = [delayed(_value_bounded)(part, limits[k:k + len(part)], config) for k, part in _offsets(chunks)]
-        else:
-            tasks = [delayed(_value_jobs)(part, config, bonus_bet) for part in chunks]
-        results = Parallel(n_jobs=work_processes(n_jobs, len(chunks)), return_as="generator")(tasks)
-        for part, part_values in zip(chunks, results):
-            for job, values in zip(part, part_values):
-                for (hold, n), value in zip(job.pairs, values):
-                    if value is not None:
-                        values_by_hold[n][hold] = value
-                done += job.cost
-            if progress is not None:
-                progress(done, total_work)
+    with _draw_bonus(hand, draws, config, dead, bonus_bet, n_jobs) as (bonus_file, upside):
+        done = bonus_work
+        if progress is not None and bonus_work:
+            progress(done, total_work)
+        for phase in _phases(jobs):
+            chunks = _chunks(phase, n_processes)
+            ordered = [job for part in chunks for job in part]
+            # a bound without the bonus, plus the most the bonus can add after the draw, must reach the limit
+            limits = [[limit - upside[list(ns)] for limit, ns in zip(job_limits, job.draws)]
+                      for job, job_limits in zip(ordered, _limits(hand, draws, ordered, values_by_hold, discards))]
+            tasks = [delayed(_value_bounded)(part, limits[k:k + len(part)], config, bonus_bet, bonus_file)
+                     for k, part in _offsets(chunks)]
+            results = Parallel(n_jobs=work_processes(n_jobs, len(chunks)), return_as="generator")(tasks)
+            for part, part_values in zip(chunks, results):
+                for job, values in zip(part, part_values):
+                    for (hold, n), value in zip(job.pairs, values):
+                        if value is not None:
+                            values_by_hold[n][hold] = value
+                    done += job.cost
+                if progress is not None:
+                    progress(done, total_work)
     totals = np.zeros((2, len(discards)))
     with interpreted():
         for n, draw in enumerate(draws):  # fixed order: identical sums for any n_jobs

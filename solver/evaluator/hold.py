@@ -298,11 +298,12 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
 
     ``deck``: the geometry's tables (:func:`_deck_tables`); ``payouts``:
     (bet sizes F, ting multiples, payout vector); ``bonus``: (B,
-    ``bonus_ev``, ``succ4``, ``succ5``, ``m6_net``), where ``bonus_ev[i]`` is
-    the expected net of a unit bonus bet given four-card community ``i``
-    (read only when B > 0 or tracking; both need a single case with nothing
-    removed; NaN entries are computed when first needed, see
-    :func:`_bonus_evs`, so tracking counts only the communities bet on).
+    ``bonus_ev``, ``succ4``, ``succ5``, ``m6_net``), where ``bonus_ev[e, i]`` is
+    the expected net of a unit bonus bet given four-card community ``i`` in
+    case ``e`` (read only when B > 0 or tracking). With one row it serves a
+    single case, its NaN entries computed when first needed (see
+    :func:`_bonus_evs`, so tracking counts only the communities bet on);
+    with removal cases each case has a row of its own, given whole.
     ``track``: -1, or the index of the bet whose outcomes are counted into
     ``tracked`` (layout: ``TRACK_*``; counts are exact integers held in floats).
     ``shared``: (``extra``, ``binom``, ``cache``, ``removal_cache``, ``flags``, ``flags_part``,
@@ -403,14 +404,13 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                 tracked[TRACK_FA_HU_FLUSH if level == 2 else TRACK_FA_HU] += weight * total2[0]
         elif _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0:
             # no completion wins: fold, unless the bonus alone pays for a ting bet
-            bonus = 0.0
-            if bonus_bet > 0:
-                bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
             for e in range(n_cases):
-                _add_outcome(sums, bonus_sums, e, weights[e], 0.0, 0.0, total2[e], bets, multiples, pays, bonus)
+                _add_outcome(sums, bonus_sums, e, weights[e], 0.0, 0.0, total2[e], bets, multiples, pays,
+                             _case_bonus(i, e, bonus_bet, bonus_ev, succ4, succ5, m6_net, left, total2))
             if track >= 0:
-                choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, bonus)
-                net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
+                ting_bonus = _case_bonus(i, 0, bonus_bet, bonus_ev, succ4, succ5, m6_net, left, total2)
+                choice = _tracked_choice(0.0, 0.0, total2[0], bets[track], multiples, pays, ting_bonus)
+                net = _bonus_ev_of(i, bonus_ev[0], succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, 0.0, 0.0, total2[0], weight, net, tracked)
         else:
             if not bounding:  # (bounding, the rank is known: counts too large to pack are not kept)
@@ -473,9 +473,6 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                                                scratch, r_hu, r_flush, pair_fix, after)
                 n_hu += d_hu
                 n_flush += d_flush
-            bonus = 0.0
-            if bonus_bet > 0:
-                bonus = bonus_bet * _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0])
             for e in range(n_cases):
                 if weights[e] == 0.0:
                     continue
@@ -496,10 +493,11 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                     elif pair == 2:
                         case_flush += 1.0
                 _add_outcome(sums, bonus_sums, e, weights[e], case_hu, case_flush, total2[e], bets, multiples, pays,
-                             bonus)
+                             _case_bonus(i, e, bonus_bet, bonus_ev, succ4, succ5, m6_net, left, total2))
             if track >= 0:
-                choice = _tracked_choice(n_hu, n_flush, total2[0], bets[track], multiples, pays, bonus)
-                net = _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
+                ting_bonus = _case_bonus(i, 0, bonus_bet, bonus_ev, succ4, succ5, m6_net, left, total2)
+                choice = _tracked_choice(n_hu, n_flush, total2[0], bets[track], multiples, pays, ting_bonus)
+                net = _bonus_ev_of(i, bonus_ev[0], succ4, succ5, m6_net, left, total2[0]) if choice > 0 else 0.0
                 _track_ting(choice, n_hu, n_flush, total2[0], weight, net, tracked)
             if removing and jokers == 0:
                 for e in range(alone_offsets[i], alone_offsets[i + 1]):
@@ -974,6 +972,17 @@ def _bonus_ev_of(i, bonus_ev, succ4, succ5, m6_net, left, total2):
     return bonus_ev[i]
 
 
+@kernel(inline="always")
+def _case_bonus(i, e, bonus_bet, bonus_ev, succ4, succ5, m6_net, left, total2):
+    """B times the expected bonus net of community ``i`` in case ``e``: from the case's own row of ``bonus_ev``
+    when each case has one, else from its one row, computed on first use (see :func:`_fa_values`)."""
+    if bonus_bet <= 0.0:
+        return 0.0
+    if bonus_ev.shape[0] > 1:
+        return bonus_bet * bonus_ev[e, i]
+    return bonus_bet * _bonus_ev_of(i, bonus_ev[0], succ4, succ5, m6_net, left, total2[0])
+
+
 @kernel(nogil=True)
 def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
     """Expected net of a unit bonus bet for each four-card community, over every completion."""
@@ -989,6 +998,36 @@ def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
             left[t] -= 1
         out[i] = _bonus_ev_at(i, succ4, succ5, m6_net, left, total2) if possible else 0.0
         left[:] = unseen
+
+
+@kernel(nogil=True)
+def _bonus_upside(m4, unseen, bonus_ev, binom):
+    """``sum_i w_i max(0, bonus_ev[i]) / sum_i w_i`` over the four-card communities, ``w_i`` the card
+    combinations giving community ``i`` from ``unseen`` (``binom``: C(n, k) by n and k)."""
+    total = 0.0
+    upside = 0.0
+    for i in range(m4.shape[0]):
+        weight = 1.0
+        run = 1
+        for c in range(4):
+            if c < 3 and m4[i, c + 1] == m4[i, c]:
+                run += 1
+                continue
+            weight *= binom[unseen[m4[i, c]], run]
+            run = 1
+        total += weight
+        if bonus_ev[i] > 0.0:
+            upside += weight * bonus_ev[i]
+    return upside / total
+
+
+def bonus_upside(unseen_suited: np.ndarray, bonus_ev: np.ndarray, config: GameConfig) -> float:
+    """The expected positive part of a unit bonus bet's expected net per four-card community (``bonus_ev``,
+    from :func:`bonus_evs` of these unseen cards): what the bonus can add, at most, to a hold's value for
+    each unit of bonus bet, whatever the ting decisions (a fold pushes it)."""
+    index = community_index(config.geometry)
+    binom = np.array([[comb(n, k) for k in range(5)] for n in range(int(unseen_suited.max()) + 1)], np.float64)
+    return float(_bonus_upside(index.m4_types, np.ascontiguousarray(unseen_suited, dtype=np.int64), bonus_ev, binom))
 
 
 def bonus_evs(unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
@@ -1019,16 +1058,28 @@ def fa_values(hold_counts: np.ndarray, unseen_suited: np.ndarray, config: GameCo
 
 
 def fa_values_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: list[tuple[int, ...]],
-                       config: GameConfig) -> np.ndarray:
-    """:func:`fa_values` (no bonus) of one hold for each case of ``removals``, in one pass.
+                       config: GameConfig, bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None) -> np.ndarray:
+    """:func:`fa_values` of one hold for each case of ``removals``, in one pass.
 
     Case ``e`` removes the suited card types ``removals[e]`` (none, one or
     two cards, seen elsewhere) from ``unseen_suited``; row ``e`` of the
     result is bit for bit ``fa_values(hold_counts, unseen_suited - E_e)``.
     One pass over the communities serves every case, which is what makes a
     hold shared by many draws cheap (see :mod:`solver.evaluator.deal`).
+    With a bonus bet B > 0, ``bonus_ev[e]`` is :func:`bonus_evs` of case
+    ``e``'s unseen cards.
     """
-    return _run_kernel(hold_counts, unseen_suited, _removal_rows(removals), config, 0.0, None, -1, None)
+    return _run_kernel(hold_counts, unseen_suited, _removal_rows(removals), config, bonus_bet,
+                       _case_bonus_evs(bonus_bet, bonus_ev, len(removals)), -1, None)
+
+
+def _case_bonus_evs(bonus_bet: float, bonus_ev: np.ndarray | None, n_cases: int) -> np.ndarray | None:
+    """The bonus EVs of each case, given whole (no NaN to fill in) when a bonus bet is on: a row a case."""
+    if bonus_bet <= 0:
+        return None
+    if bonus_ev is None or np.ndim(bonus_ev) != 2 or np.shape(bonus_ev)[0] != n_cases:
+        raise ValueError("a bonus bet needs each case's bonus EVs (bonus_evs of its unseen cards)")
+    return np.ascontiguousarray(bonus_ev, dtype=np.float64)
 
 
 def _removal_rows(removals: list[tuple[int, ...]]) -> np.ndarray:
@@ -1122,13 +1173,15 @@ def _safe_sixes(base, six_types, table, suits, ranks, cap, out):
 
 
 def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig,
-                      removals: list[tuple[int, ...]] | None = None) -> np.ndarray:
-    """:func:`fa_values` (no bonus) of ``hold_counts`` against ``shared.unseen`` less the hold's own cards
-    (those beyond ``shared.base``), bit for bit, reusing the counts of the group's holds before it.
+                      removals: list[tuple[int, ...]] | None = None, bonus_bet: float = 0.0,
+                      bonus_ev: np.ndarray | None = None) -> np.ndarray:
+    """:func:`fa_values` of ``hold_counts`` against ``shared.unseen`` less the hold's own cards (those
+    beyond ``shared.base``), bit for bit, reusing the counts of the group's holds before it.
 
     With ``removals`` (``shared`` made ``removing``; at most one card a case), the values of
     each case as :func:`fa_values_removing` gives them, as (cases, bets); else those of the one
-    case with nothing removed, as (bets,)."""
+    case with nothing removed, as (bets,). With a bonus bet B > 0, ``bonus_ev`` holds each case's
+    :func:`bonus_evs` (a row a case; one row, or a vector, for the one case)."""
     extra = np.asarray(hold_counts, np.int64) - shared.base
     n_suited = config.geometry.n_types - 1
     if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra:
@@ -1140,9 +1193,13 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
     if removals is None and shared.removing:
         raise ValueError("a group made for removal cases values holds with them")
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
-    values = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows(removals or [()]), config,
-                         0.0, None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache, shared.flags,
-                                               shared.flags_part, shared.safe_sixes, _NO_BOUNDS))
+    cases = _removal_rows(removals or [()])
+    if bonus_ev is not None and removals is None:
+        bonus_ev = np.reshape(bonus_ev, (1, -1))
+    values = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], cases, config, bonus_bet,
+                         _case_bonus_evs(bonus_bet, bonus_ev, len(cases)), -1, None,
+                         (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
+                          shared.safe_sixes, _NO_BOUNDS))
     return values if removals is not None else values[0]
 
 
@@ -1209,7 +1266,10 @@ def _run_kernel(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: np
             geometry.ranks, digit_cap(geometry), suit_profiles_max(geometry))
     payouts = (np.array(config.fa_hu_bets, np.float64), np.array(config.ting_hu_multiples, np.float64),
                payout_vector(config))
-    bonus = (float(bonus_bet), np.zeros(1) if bonus_ev is None else bonus_ev, index.succ4, index.succ5,
+    bonus_rows = np.zeros((1, 1)) if bonus_ev is None else bonus_ev.reshape(-1, len(index.m4_types))
+    if len(bonus_rows) not in (1, len(removals)):
+        raise ValueError("bonus EVs come in one row, or one row per removal case")
+    bonus = (float(bonus_bet), bonus_rows, index.succ4, index.succ5,
              np.zeros(1) if bonus_ev is None else community_bonus_net(config))  # built only when read
     _fa_values(np.ascontiguousarray(hold_counts, dtype=np.int64), np.ascontiguousarray(unseen_suited, dtype=np.int64),
                removals, deck, payouts, bonus, out, track, np.zeros(1) if tracked is None else tracked, shared)
