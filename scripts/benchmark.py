@@ -310,8 +310,9 @@ def case_evaluator(args: argparse.Namespace) -> None:
     state: numba's on-disk cache loaded, per-geometry tables built) and warm (the same process evaluates
     again); then whole ``mahjong-poker best`` commands, process start included, for ting queries (which run
     the kernels as plain Python) and a draw query. The deal stage takes about 7 s on 2 cores, so it runs
-    only with ``--deal`` (once, cold, two processes). ``--deal-parts`` only times the deal stage's kernel
-    work on one core by kind of hold (four dealt cards, three and one drawn, two and both drawn)."""
+    only with ``--deal`` (once, cold, two processes; ``--bonus B`` also with a bonus bet of B).
+    ``--deal-parts`` only times the deal stage's kernel work on one core by kind of hold (four dealt cards,
+    three and one drawn, two and both drawn)."""
     if args.deal_parts:
         print(json.dumps(_deal_parts(), indent=2))
         return
@@ -327,6 +328,10 @@ def case_evaluator(args: argparse.Namespace) -> None:
     if args.deal:
         code = EVALUATOR_SETUP + f"evaluate({EVALUATOR_STATES['deal']}, n_jobs=2)\nprint(time.perf_counter() - t0)\n"
         results["deal"] = {"cold_jobs2_s": float(_python(code))}
+        if args.bonus > 0:
+            state = EVALUATOR_STATES["deal"].replace(")", f"), bonus={args.bonus}", 1)
+            code = EVALUATOR_SETUP + f"evaluate({state}, n_jobs=2)\nprint(time.perf_counter() - t0)\n"
+            results[f"deal, bonus bet {args.bonus:g}"] = {"cold_jobs2_s": float(_python(code))}
 
     def command(query: list[str]) -> float:
         start = time.perf_counter()
@@ -340,7 +345,7 @@ def case_evaluator(args: argparse.Namespace) -> None:
         print(json.dumps(results, indent=2))
         return
     print(f"machine: {results['machine']}")
-    for stage in ("ting", "draw", "deal", *BEST_QUERIES):
+    for stage in ("ting", "draw", "deal", f"deal, bonus bet {args.bonus:g}", *BEST_QUERIES):
         if stage in results:
             print(stage, ", ".join(f"{k} = {v:.4f}" for k, v in results[stage].items()))
 
@@ -758,6 +763,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = case("evaluator", case_evaluator)
     sub.add_argument("--repeats", type=int, default=5)
     sub.add_argument("--deal", action="store_true", help="also time one deal-stage evaluation (about 7 s)")
+    sub.add_argument("--bonus", type=float, default=0.0, metavar="B",
+                     help="with --deal, also time the deal with a bonus bet of B (about 12 s for B = 1)")
     sub.add_argument("--deal-parts", action="store_true",
                      help="only time the deal stage's kernel work by kind of hold (about 2 minutes)")
 

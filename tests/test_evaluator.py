@@ -510,3 +510,22 @@ def test_deal_stage_with_a_bonus_values_the_holds_that_can_be_best_as_alone(conf
         options = [o for o in evaluation.options if o.action == "discard"]
         assert [o.ev for o in options] == list((totals / evaluation.draw_weights.sum()).ravel())
     assert 0 < n_valued <= n_values and (n_valued < n_values) == leaves_out  # the mini deck's holds all count
+
+
+def test_bonus_evs_of_every_draw_at_once_are_each_draws_own() -> None:
+    """The bonus EVs of many unseen sets, each the same one less a case's cards (none, one, two alike or
+    not, the last copy of a card), from one pass: bit for bit :func:`bonus_evs` of each; and None
+    where the nets' sums would not be exact (a payout of 0.1)."""
+    from dataclasses import replace
+
+    from solver.evaluator.hold import bonus_evs_removing
+
+    config = REDUCED
+    unseen = unseen_suited((0, 0, 5, 9), config)
+    cases = [(), (1,), (1, 1), (2, 7), (3, 3), (5,), (5, 11), (9, 11)]  # 5 and 9: one copy left
+    rows = bonus_evs_removing(unseen, cases, config)
+    for case, row in zip(cases, rows):
+        less = unseen - np.bincount(np.array(case, np.int64), minlength=len(unseen))
+        assert np.array_equal(row, bonus_evs(less, config))
+    assert (rows == 0.0).any() and (rows != 0.0).any() and len({r.tobytes() for r in rows}) == len(cases)
+    assert bonus_evs_removing(unseen, cases, replace(config, bonus_hu=0.1)) is None

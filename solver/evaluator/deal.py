@@ -21,9 +21,9 @@ other hold of the group that sees the same cards in all
 (:class:`solver.evaluator.hold.SharedCounts`); with one drawn card, the
 counts of each removed card R(t) too.
 A bonus bet's expected net per community depends on the unseen cards of
-the draw, not on the hold: each draw's is worked out once, first, and
-each (hold, draw) pair reads its draw's
-(:func:`solver.evaluator.hold.bonus_evs`).
+the draw, not on the hold: each draw's is worked out once, first (every
+draw's in one pass, :func:`solver.evaluator.hold.bonus_evs_removing`),
+and each (hold, draw) pair reads its draw's.
 
 Most holds of drawn cards are worth less than another hold of every
 discard that keeps them, and most holds of dealt cards alone less than
@@ -68,6 +68,7 @@ from solver.evaluator.hold import (
     BOUND_MARGIN,
     SharedCounts,
     bonus_evs,
+    bonus_evs_removing,
     bonus_upside,
     fa_upper_bounds_removing,
     fa_upper_bounds_sharing,
@@ -227,17 +228,26 @@ def _draw_bonus(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: Gam
     if bonus_bet <= 0:
         yield None, np.zeros(len(draws))
         return
-    from joblib import Parallel, delayed
-
     unseens = [unseen_suited(hand + draw + dead, config) for draw in draws]
-    parts = [part for part in np.array_split(np.arange(len(draws)), 4 * work_processes(n_jobs, len(draws)))
-             if len(part)]
-    tasks = [delayed(_bonus_rows)([unseens[n] for n in part], config) for part in parts]
-    results = Parallel(n_jobs=work_processes(n_jobs, len(tasks)))(tasks)
+    joker = config.geometry.joker
+    # every draw at once, its cards removed from the hand's unseen cards, where that is exact
+    rows = bonus_evs_removing(unseen_suited(hand + dead, config), [tuple(c for c in d if c != joker) for d in draws],
+                              config)
+    if rows is not None:
+        upsides = np.array([bonus_upside(unseen, row, config) for unseen, row in zip(unseens, rows)])
+    else:  # draw by draw, in parallel
+        from joblib import Parallel, delayed
+
+        parts = [part for part in np.array_split(np.arange(len(draws)), 4 * work_processes(n_jobs, len(draws)))
+                 if len(part)]
+        tasks = [delayed(_bonus_rows)([unseens[n] for n in part], config) for part in parts]
+        results = Parallel(n_jobs=work_processes(n_jobs, len(tasks)))(tasks)
+        rows = np.concatenate([part_rows for part_rows, _ in results])
+        upsides = np.concatenate([part_upsides for _, part_upsides in results])
     with tempfile.TemporaryDirectory(prefix="mahjong-poker-bonus-") as folder:
         path = Path(folder) / "bonus-evs.npy"
-        np.save(path, np.concatenate([rows for rows, _ in results]))
-        yield path, bonus_bet * np.concatenate([upsides for _, upsides in results])
+        np.save(path, rows)
+        yield path, bonus_bet * upsides
 
 
 def _bonus_rows(unseens: list[np.ndarray], config: GameConfig) -> tuple[np.ndarray, np.ndarray]:

@@ -1001,6 +1001,63 @@ def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
 
 
 @kernel(nogil=True)
+def _bonus_evs_removing(m4, succ4, succ5, m6_net, unseen, removals, out):
+    """:func:`_bonus_evs` of ``unseen`` less each row of ``removals`` (up to two suited card types, -1 for
+    none) at once, into ``out[i, e]``: each community's summed net over the completions of ``unseen - A``,
+    less those holding a removed card, ``R(t) = sum_u (L_u - [u = t]) net(A + t + u)`` each, plus the one the
+    two removed cards make (counted twice). Exact integer sums (nets in 64ths: :func:`bonus_evs_removing`),
+    so bit for bit what :func:`_bonus_evs` gives for each case."""
+    n_types = unseen.shape[0]
+    left = unseen.copy()
+    removed = np.empty(n_types)
+    n_unseen = unseen.sum()
+    for i in range(m4.shape[0]):
+        possible = True
+        for c in range(4):
+            t = m4[i, c]
+            if left[t] == 0:
+                possible = False
+            left[t] -= 1
+        if possible:
+            total = 0.0
+            for t1 in range(n_types):
+                row5 = succ4[i, t1]
+                removed[t1] = 0.0
+                for t2 in range(n_types):
+                    copies = left[t2] - (t1 == t2)
+                    if left[t1] > 0 and copies > 0:
+                        removed[t1] += copies * m6_net[succ5[row5, t2]]
+                if left[t1] > 0:
+                    total += left[t1] * removed[t1]
+            total /= 2.0  # each completion counted from both of its cards
+            for e in range(removals.shape[0]):
+                t1, t2 = removals[e, 0], removals[e, 1]
+                case = total
+                n_case = n_unseen
+                if t1 >= 0:
+                    case -= removed[t1]
+                    n_case -= 1
+                    left[t1] -= 1
+                if t2 >= 0:
+                    case -= removed[t2]
+                    n_case -= 1
+                    left[t2] -= 1
+                if (t1 >= 0 and left[t1] < 0) or (t2 >= 0 and left[t2] < 0):
+                    out[i, e] = 0.0
+                else:
+                    if t2 >= 0:  # the completion of both removed cards, taken away twice
+                        case += m6_net[succ5[succ4[i, t1], t2]]
+                    out[i, e] = case / ((n_case - 4) * (n_case - 5) / 2.0)
+                if t1 >= 0:
+                    left[t1] += 1
+                if t2 >= 0:
+                    left[t2] += 1
+        else:
+            out[i, :] = 0.0
+        left[:] = unseen
+
+
+@kernel(nogil=True)
 def _bonus_upside(m4, unseen, bonus_ev, binom):
     """``sum_i w_i max(0, bonus_ev[i]) / sum_i w_i`` over the four-card communities, ``w_i`` the card
     combinations giving community ``i`` from ``unseen`` (``binom``: C(n, k) by n and k)."""
@@ -1028,6 +1085,23 @@ def bonus_upside(unseen_suited: np.ndarray, bonus_ev: np.ndarray, config: GameCo
     index = community_index(config.geometry)
     binom = np.array([[comb(n, k) for k in range(5)] for n in range(int(unseen_suited.max()) + 1)], np.float64)
     return float(_bonus_upside(index.m4_types, np.ascontiguousarray(unseen_suited, dtype=np.int64), bonus_ev, binom))
+
+
+def bonus_evs_removing(unseen_suited: np.ndarray, removals: list[tuple[int, ...]], config: GameConfig
+                       ) -> np.ndarray | None:
+    """:func:`bonus_evs` of ``unseen_suited`` less each case of ``removals`` (up to two suited card types), a
+    row a case, bit for bit, in one pass over the communities; None where that is not assured, which needs
+    the nets' sums exact: every net a multiple of 1/64, and every sum below 2^53 units of that."""
+    net = community_bonus_net(config)
+    scaled = net * 64.0
+    n = int(unseen_suited.sum())
+    if not (np.all(scaled == np.round(scaled)) and float(np.abs(scaled).max()) * n * n < 2.0 ** 53):
+        return None
+    index = community_index(config.geometry)
+    out = np.empty((len(index.m4_types), len(removals)))
+    _bonus_evs_removing(index.m4_types, index.succ4, index.succ5, net,
+                        np.ascontiguousarray(unseen_suited, dtype=np.int64), _removal_rows(removals), out)
+    return np.ascontiguousarray(out.T)
 
 
 def bonus_evs(unseen_suited: np.ndarray, config: GameConfig) -> np.ndarray:
