@@ -17,10 +17,10 @@ from solver.game.hu import hu_level
 
 
 def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameConfig,
-                      hand_card_rule: bool = True) -> np.ndarray:
-    """Value of each fa-hu bet for a hold, given the unseen suited counts (T and F counted); without
-    ``hand_card_rule``, as if any hu of the ten cards paid at step 14 (the four community cards counted
-    as the hand's: two cards alone never make a hu)."""
+                      hand_card_rule: bool = True, bonus: float = 0.0) -> np.ndarray:
+    """Value of each fa-hu bet for a hold, given the unseen suited counts (T and F counted, and a bonus bet
+    of ``bonus``, settled by a ting bet); without ``hand_card_rule``, as if any hu of the ten cards paid at
+    step 14 (the four community cards counted as the hand's: two cards alone never make a hu)."""
     g = config.geometry
     hand = counts_of(hold, g)
     rows, weights = multisets(np.append(unseen, 0), 4)
@@ -33,17 +33,19 @@ def naive_hold_values(hold: tuple[int, ...], unseen: np.ndarray, config: GameCon
             else:
                 own, community = (hand, row) if hand_card_rule else (hand + row, 0 * row)
                 n_hu, n_flush, _, total = ting_outcomes(own, community, unseen - row[:-1], config)
-                value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, config)
+                bonus_ev = bonus * ting_outcomes(hand, row, unseen - row[:-1], config)[2] if bonus else 0.0
+                value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, total, f, m * f, config) + bonus_ev
                                           for m in config.ting_hu_multiples])
             values[b] += weight * value
     return values / weights.sum()
 
 
 def naive_removal_bounds(hold: tuple[int, ...], unseen: np.ndarray, removed: tuple[int, ...],
-                         config: GameConfig, most: int = 1) -> np.ndarray:
+                         config: GameConfig, most: int = 1, bonus: float = 0.0) -> np.ndarray:
     """The deal stage's bound on a hold's value against ``unseen`` less ``removed``, as its docstring
     states it: every community of the case with its weight, valued without the hand-card rule from the
-    completions of ``unseen`` (before the removal), as if ``most`` cards fewer were left."""
+    completions of ``unseen`` (before the removal), as if ``most`` cards fewer were left; a bet with the
+    case's own bonus EV for a bonus bet of ``bonus``."""
     g = config.geometry
     hand = counts_of(hold, g)
     case = unseen.copy()
@@ -57,11 +59,12 @@ def naive_removal_bounds(hold: tuple[int, ...], unseen: np.ndarray, removed: tup
         level = hu_level(hand + row, g)
         if not level:
             n_hu, n_flush, _, _ = ting_outcomes(hand + row, 0 * row, unseen - row[:-1], config)
+            bonus_ev = bonus * ting_outcomes(hand, row, case - row[:-1], config)[2] if bonus else 0.0
         for b, f in enumerate(config.fa_hu_bets):
             if level:
                 value = config.fa_hu_ante + f * (config.fa_hu_flush if level == 2 else config.fa_hu)
             else:
-                value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, fewest, f, m * f, config)
+                value = max([-(1 + f)] + [ting_bet_ev(n_hu, n_flush, fewest, f, m * f, config) + bonus_ev
                                           for m in config.ting_hu_multiples])
             values[b] += weight * value
     return values / weights.sum()

@@ -309,13 +309,23 @@ def test_ting_decision_from_summed_nets_is_the_first_best_ev(config: GameConfig)
     assert chosen == {0, 1, len(multiples)}  # folds, the smallest and the largest multiple all occur
 
 
-def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> None:
+def _case_bonus_evs(unseen: np.ndarray, cases: list[tuple[int, ...]], config: GameConfig, bonus: float
+                    ) -> np.ndarray | None:
+    """Each case's bonus EVs (``unseen`` less the case's cards), a row a case, for a bonus bet; else None."""
+    if not bonus:
+        return None
+    return np.stack([bonus_evs(unseen - np.bincount(np.array(c, np.int64), minlength=len(unseen)), config)
+                     for c in cases])
+
+
+@pytest.mark.parametrize("bonus", [0.0, 2.0], ids=["no-bonus", "bonus-2"])
+def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule(bonus: float) -> None:
     """The deal stage's bound on a hold of two dealt cards and two drawn ones (``fa_upper_bounds_sharing``)
     is its value without the hand-card rule (the naive sum, to 1e-12): at least its exact value, above it
     where the rule bites, equal to it with a joker in hand (where the rule is the plain test). Values read
     after the group's bounds are bit for bit those of a group that made none, and both are the same for a
     group that keeps no completion counts. On the reduced deck, where the rule bites (with two suits of
-    four ranks it seldom does)."""
+    four ranks it seldom does). With a bonus bet, each with the hold's own bonus EVs."""
     config = REDUCED
     g = config.geometry
     rng = random.Random(9)
@@ -336,14 +346,16 @@ def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> 
         for row in draws[::3]:
             draw = tuple(int(t) for t in np.repeat(np.arange(g.n_suited), row))
             hold = tuple(sorted(base + draw))
-            bound = fa_upper_bounds_sharing(counts_of(hold, g), bounded, config)
-            exact = fa_values_sharing(counts_of(hold, g), bounded, config)
-            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), plain, config))
-            assert np.array_equal(bound, fa_upper_bounds_sharing(counts_of(hold, g), unpacked, config))
-            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), unpacked, config))
-            assert exact == pytest.approx(naive_hold_values(hold, unseen - row, config), abs=1e-12, rel=0)
-            assert bound == pytest.approx(naive_hold_values(hold, unseen - row, config, hand_card_rule=False),
-                                          abs=1e-12, rel=0)
+            b = bonus, _case_bonus_evs(unseen - row, [()], config, bonus)
+            bound = fa_upper_bounds_sharing(counts_of(hold, g), bounded, config, None, *b)
+            exact = fa_values_sharing(counts_of(hold, g), bounded, config, None, *b)
+            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), plain, config, None, *b))
+            assert np.array_equal(bound, fa_upper_bounds_sharing(counts_of(hold, g), unpacked, config, None, *b))
+            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), unpacked, config, None, *b))
+            assert exact == pytest.approx(naive_hold_values(hold, unseen - row, config, bonus=bonus), abs=1e-12,
+                                          rel=0)
+            assert bound == pytest.approx(naive_hold_values(hold, unseen - row, config, hand_card_rule=False,
+                                                            bonus=bonus), abs=1e-12, rel=0)
             assert (bound >= exact - 1e-12).all()
             if g.joker in base:
                 assert bound == pytest.approx(exact, abs=1e-12, rel=0)
@@ -351,11 +363,13 @@ def test_upper_bounds_of_a_group_are_the_values_without_the_hand_card_rule() -> 
     assert bites > 0
 
 
-def test_upper_bounds_of_a_group_with_removal_cases() -> None:
+@pytest.mark.parametrize("bonus", [0.0, 2.0], ids=["no-bonus", "bonus-2"])
+def test_upper_bounds_of_a_group_with_removal_cases(bonus: float) -> None:
     """A hold of three dealt cards and a drawn one, valued for every draw with the draw's other card removed:
     each case's bound is what its definition gives (a naive sum), at least its value without the hand-card
     rule (naive, which is at least the exact value), and values read after the bounds are bit for bit
-    those of a group that made none (and of one that keeps no completion counts)."""
+    those of a group that made none (and of one that keeps no completion counts). With a bonus bet, each
+    case with its own bonus EVs."""
     config = REDUCED
     g = config.geometry
     rng = random.Random(10)
@@ -372,25 +386,30 @@ def test_upper_bounds_of_a_group_with_removal_cases() -> None:
             left = unseen.copy()
             left[x] -= 1
             cases = [()] + [(t,) for t in range(g.n_suited) if left[t] > 0]
-            bounds = fa_upper_bounds_sharing(counts_of(hold, g), groups[0], config, cases)
-            exact = fa_values_sharing(counts_of(hold, g), groups[0], config, cases)
-            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), groups[1], config, cases))
-            assert np.array_equal(bounds, fa_upper_bounds_sharing(counts_of(hold, g), groups[2], config, cases))
-            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), groups[2], config, cases))
+            b = bonus, _case_bonus_evs(left, cases, config, bonus)
+            bounds = fa_upper_bounds_sharing(counts_of(hold, g), groups[0], config, cases, *b)
+            exact = fa_values_sharing(counts_of(hold, g), groups[0], config, cases, *b)
+            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), groups[1], config, cases, *b))
+            assert np.array_equal(bounds, fa_upper_bounds_sharing(counts_of(hold, g), groups[2], config, cases, *b))
+            assert np.array_equal(exact, fa_values_sharing(counts_of(hold, g), groups[2], config, cases, *b))
             for case, bound, value in zip(cases, bounds, exact):
                 unseen_case = left.copy()
                 for t in case:
                     unseen_case[t] -= 1
-                free = naive_hold_values(hold, unseen_case, config, hand_card_rule=False)
-                assert value == pytest.approx(naive_hold_values(hold, unseen_case, config), abs=1e-12, rel=0)
+                free = naive_hold_values(hold, unseen_case, config, hand_card_rule=False, bonus=bonus)
+                assert value == pytest.approx(naive_hold_values(hold, unseen_case, config, bonus=bonus), abs=1e-12,
+                                              rel=0)
                 assert (bound >= free - 1e-12).all() and (free >= value - 1e-12).all()
-                assert bound == pytest.approx(naive_removal_bounds(hold, left, case, config), abs=1e-12, rel=0)
+                assert bound == pytest.approx(naive_removal_bounds(hold, left, case, config, bonus=bonus),
+                                              abs=1e-12, rel=0)
 
 
-def test_upper_bounds_of_a_hold_of_dealt_cards() -> None:
+@pytest.mark.parametrize("bonus", [0.0, 2.0], ids=["no-bonus", "bonus-2"])
+def test_upper_bounds_of_a_hold_of_dealt_cards(bonus: float) -> None:
     """A hold of four dealt cards, valued for every draw with both drawn cards removed: each case's bound is
     what its definition gives over the completions two removals leave (a naive sum), and at least the
-    case's value without the hand-card rule, which is at least its exact value."""
+    case's value without the hand-card rule, which is at least its exact value (each case with its own
+    bonus EVs, with a bonus bet)."""
     config = REDUCED
     g = config.geometry
     rng = random.Random(11)
@@ -400,16 +419,19 @@ def test_upper_bounds_of_a_hold_of_dealt_cards() -> None:
         hold, unseen = tuple(sorted(cards[:4])), unseen_suited(tuple(cards[:6]), config)
         suited = [t for t in range(g.n_suited) if unseen[t] > 0]
         cases = [(), (suited[0],), (suited[0], suited[-1])] + [tuple(sorted(rng.sample(suited, 2))) for _ in range(4)]
-        bounds = fa_upper_bounds_removing(counts_of(hold, g), unseen, cases, config)
-        exact = fa_values_removing(counts_of(hold, g), unseen, cases, config)
+        b = bonus, _case_bonus_evs(unseen, cases, config, bonus)
+        bounds = fa_upper_bounds_removing(counts_of(hold, g), unseen, cases, config, *b)
+        exact = fa_values_removing(counts_of(hold, g), unseen, cases, config, *b)
         for case, bound, value in zip(cases, bounds, exact):
             unseen_case = unseen.copy()
             for t in case:
                 unseen_case[t] -= 1
-            free = naive_hold_values(hold, unseen_case, config, hand_card_rule=False)
-            assert (bound >= free - 1e-12).all() and (free >= value - 1e-12).all()
-            assert bound == pytest.approx(naive_removal_bounds(hold, unseen, case, config, most=2), abs=1e-12,
+            free = naive_hold_values(hold, unseen_case, config, hand_card_rule=False, bonus=bonus)
+            assert value == pytest.approx(naive_hold_values(hold, unseen_case, config, bonus=bonus), abs=1e-12,
                                           rel=0)
+            assert (bound >= free - 1e-12).all() and (free >= value - 1e-12).all()
+            assert bound == pytest.approx(naive_removal_bounds(hold, unseen, case, config, most=2, bonus=bonus),
+                                          abs=1e-12, rel=0)
 
 
 def test_deal_stage_values_exactly_the_pairs_whose_bound_reaches_their_limit() -> None:
@@ -474,16 +496,16 @@ def test_deal_stage_leaves_out_only_holds_that_cannot_be_best() -> None:
     assert left_out >= {0, 1, 2}
 
 
-@pytest.mark.parametrize("config, bonus, leaves_out", [(GameConfig(suits=3, ranks=6, copies=2, jokers=1), 1.0, True),
-                                                       (GameConfig(suits=2, ranks=4, copies=2, jokers=2), 2.0, False)],
+@pytest.mark.parametrize("config, bonus", [(GameConfig(suits=3, ranks=6, copies=2, jokers=1), 1.0),
+                                           (GameConfig(suits=2, ranks=4, copies=2, jokers=2), 2.0)],
                          ids=["three-suits-B1", "two-jokers-B2"])
-def test_deal_stage_with_a_bonus_values_the_holds_that_can_be_best_as_alone(config: GameConfig, bonus: float,
-                                                                           leaves_out: bool) -> None:
+def test_deal_stage_with_a_bonus_values_the_holds_that_can_be_best_as_alone(config: GameConfig,
+                                                                           bonus: float) -> None:
     """With a bonus bet the deal stage shares the holds' work across draws (removal cases, groups sharing
-    their counts), each draw's bonus EVs worked out once, and bounds the holds by their bound without the
-    bonus plus the most the bonus can add after the draw: every value is bit for bit the hold's valued
-    alone against that draw's unseen cards, every discard's best hold after every draw is among those
-    valued, and the options are what the exact values of every hold make."""
+    their counts), each draw's bonus EVs worked out once, and bounds the holds with each case's bonus EVs
+    (the nets of betting kept, the best of folding and betting taken case by case): every value is bit for
+    bit the hold's valued alone against that draw's unseen cards, every discard's best hold after every
+    draw is among those valued, and the options are what the exact values of every hold make."""
     from solver.evaluator.deal import _discard_values
 
     g = config.geometry
@@ -509,7 +531,7 @@ def test_deal_stage_with_a_bonus_values_the_holds_that_can_be_best_as_alone(conf
             n_valued += len(values)
         options = [o for o in evaluation.options if o.action == "discard"]
         assert [o.ev for o in options] == list((totals / evaluation.draw_weights.sum()).ravel())
-    assert 0 < n_valued <= n_values and (n_valued < n_values) == leaves_out  # the mini deck's holds all count
+    assert 0 < n_valued < n_values
 
 
 def test_bonus_evs_of_every_draw_at_once_are_each_draws_own() -> None:

@@ -38,11 +38,9 @@ are kept per multiset for the whole group
 tenths of a pass); with removal cases, from the counts before any
 removal over the completions the largest removal leaves, which bound
 every case's (:func:`solver.evaluator.hold.fa_upper_bounds_removing` for
-a hold alone). With a bonus bet the bound is the one without it plus the
-most the bonus can add after the draw: B times the expected positive part
-of its EV per community (:func:`solver.evaluator.hold.bonus_upside`),
-since a community's best of folding and betting with the bonus is at
-most its best without it plus that part. Only the (hold, draw) pairs
+a hold alone). With a bonus bet the nets kept are those of betting, and
+each case takes a community's best of folding and betting with the
+case's bonus EV. Only the (hold, draw) pairs
 whose bound reaches the best known hold of some discard keeping the hold,
 or -1 (:func:`_limits`), are valued. The options are bit for bit those of valuing every hold: a
 pair left out is below, by more than the bound's rounding, a hold that
@@ -69,7 +67,6 @@ from solver.evaluator.hold import (
     SharedCounts,
     bonus_evs,
     bonus_evs_removing,
-    bonus_upside,
     fa_upper_bounds_removing,
     fa_upper_bounds_sharing,
     fa_values_removing,
@@ -154,8 +151,8 @@ def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: Gam
     """Fa-hu values of each job's (hold, draw) pairs, job by job: ``None`` where the hold's upper bound
     (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`, or ``fa_upper_bounds_removing`` for a hold
     alone) is below its limit for that draw by the bound's margin, so that it cannot be the best hold of
-    any discard after the draw. With a bonus bet the values read each draw's bonus EVs from ``bonus_file``
-    (:func:`_draw_bonus`), and the limits come lowered by what the bonus can add to a bound without it."""
+    any discard after the draw. With a bonus bet the bounds and values read each draw's bonus EVs from
+    ``bonus_file`` (:func:`_draw_bonus`)."""
     watch_parent()
     geometry = config.geometry
     table = np.load(bonus_file, mmap_mode="c") if bonus_file is not None else None  # "c": writable, as numba types
@@ -165,7 +162,8 @@ def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: Gam
         counts = [counts_of(hold, geometry) for hold in job.holds]
         cases = [list(r) for r in job.removals] if job.removals is not None else [None] * len(counts)
         # every bound first: without removal cases they fill the group's counts, which the values then read
-        bounds = [bound_of(c, r).max(axis=1) for c, r in zip(counts, cases)]
+        bounds = [bound_of(c, r, None if table is None else _draw_rows(table, list(ns))).max(axis=1)
+                  for c, r, ns in zip(counts, cases, job.draws)]
         job_values: list[np.ndarray | None] = []
         for c, r, ns, bound, limit in zip(counts, cases, job.draws, bounds, job_limits):
             reaches = bound + BOUND_MARGIN >= limit
@@ -180,14 +178,14 @@ def _value_bounded(jobs: list[_Job], limits: list[list[np.ndarray]], config: Gam
 
 def _bound_and_value(job: _Job, config: GameConfig, bonus_bet: float
                      ) -> tuple[Callable[..., np.ndarray], Callable[..., np.ndarray]]:
-    """The bound without a bonus bet and the value (with ``bonus_bet``, given its cases' bonus EVs) of a job's
-    hold (its counts, its removal cases or None), as (cases, bets): a hold of dealt cards alone, the others
-    sharing their group's counts and nets."""
+    """The bound and the value of a job's hold (its counts, its removal cases or None, and with ``bonus_bet``
+    the cases' bonus EVs), as (cases, bets): a hold of dealt cards alone, the others sharing their group's
+    counts and nets."""
     if job.base is None:
-        return (lambda c, r: fa_upper_bounds_removing(c, job.unseen, r, config),
+        return (lambda c, r, b: fa_upper_bounds_removing(c, job.unseen, r, config, bonus_bet, b),
                 lambda c, r, b: fa_values_removing(c, job.unseen, r, config, bonus_bet, b))
     shared = SharedCounts(counts_of(job.base, config.geometry), job.unseen, config.geometry, job.removals is not None)
-    return (lambda c, r: np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r)),
+    return (lambda c, r, b: np.atleast_2d(fa_upper_bounds_sharing(c, shared, config, r, bonus_bet, b)),
             lambda c, r, b: np.atleast_2d(fa_values_sharing(c, shared, config, r, bonus_bet, b)))
 
 
@@ -219,43 +217,36 @@ def _draw_rows(table: np.ndarray, draws: list[int]) -> np.ndarray:
 
 @contextmanager
 def _draw_bonus(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: GameConfig, dead: tuple[int, ...],
-                bonus_bet: float, n_jobs: int) -> Iterator[tuple[Path | None, np.ndarray]]:
+                bonus_bet: float, n_jobs: int) -> Iterator[Path | None]:
     """With a bonus bet, each draw's bonus EVs (:func:`solver.evaluator.hold.bonus_evs` of its unseen cards),
-    worked out in parallel and kept in a temporary file for the workers to map while the block runs, and
-    the most the bonus can add to a hold's value after each draw (B times
-    :func:`solver.evaluator.hold.bonus_upside`); None and zeros without one. A draw's bonus EVs serve every
-    hold valued for it."""
+    kept in a temporary file for the workers to map while the block runs; else None. A draw's bonus EVs
+    serve every hold valued for it."""
     if bonus_bet <= 0:
-        yield None, np.zeros(len(draws))
+        yield None
         return
-    unseens = [unseen_suited(hand + draw + dead, config) for draw in draws]
     joker = config.geometry.joker
     # every draw at once, its cards removed from the hand's unseen cards, where that is exact
     rows = bonus_evs_removing(unseen_suited(hand + dead, config), [tuple(c for c in d if c != joker) for d in draws],
                               config)
-    if rows is not None:
-        upsides = np.array([bonus_upside(unseen, row, config) for unseen, row in zip(unseens, rows)])
-    else:  # draw by draw, in parallel
+    if rows is None:  # draw by draw, in parallel
         from joblib import Parallel, delayed
 
         parts = [part for part in np.array_split(np.arange(len(draws)), 4 * work_processes(n_jobs, len(draws)))
                  if len(part)]
+        unseens = [unseen_suited(hand + draw + dead, config) for draw in draws]
         tasks = [delayed(_bonus_rows)([unseens[n] for n in part], config) for part in parts]
         results = Parallel(n_jobs=work_processes(n_jobs, len(tasks)))(tasks)
-        rows = np.concatenate([part_rows for part_rows, _ in results])
-        upsides = np.concatenate([part_upsides for _, part_upsides in results])
+        rows = np.concatenate(results)
     with tempfile.TemporaryDirectory(prefix="mahjong-poker-bonus-") as folder:
         path = Path(folder) / "bonus-evs.npy"
         np.save(path, rows)
-        yield path, bonus_bet * upsides
+        yield path
 
 
-def _bonus_rows(unseens: list[np.ndarray], config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`solver.evaluator.hold.bonus_evs` of each of these unseen cards, a row each, and the upside of
-    each row (:func:`solver.evaluator.hold.bonus_upside`)."""
+def _bonus_rows(unseens: list[np.ndarray], config: GameConfig) -> np.ndarray:
+    """:func:`solver.evaluator.hold.bonus_evs` of each of these unseen cards, a row each."""
     watch_parent()
-    rows = np.stack([bonus_evs(unseen, config) for unseen in unseens])
-    return rows, np.array([bonus_upside(unseen, row, config) for unseen, row in zip(unseens, rows)])
+    return np.stack([bonus_evs(unseen, config) for unseen in unseens])
 
 
 def _phases(jobs: list[_Job]) -> list[list[_Job]]:
@@ -374,16 +365,13 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     discards = submultisets(hand, 2)
     values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
     mark_parent()
-    with _draw_bonus(hand, draws, config, dead, bonus_bet, n_jobs) as (bonus_file, upside):
+    with _draw_bonus(hand, draws, config, dead, bonus_bet, n_jobs) as bonus_file:
         done = bonus_work
         if progress is not None and bonus_work:
             progress(done, total_work)
         for phase in _phases(jobs):
             chunks = _chunks(phase, n_processes)
-            ordered = [job for part in chunks for job in part]
-            # a bound without the bonus, plus the most the bonus can add after the draw, must reach the limit
-            limits = [[limit - upside[list(ns)] for limit, ns in zip(job_limits, job.draws)]
-                      for job, job_limits in zip(ordered, _limits(hand, draws, ordered, values_by_hold, discards))]
+            limits = _limits(hand, draws, [job for part in chunks for job in part], values_by_hold, discards)
             tasks = [delayed(_value_bounded)(part, limits[k:k + len(part)], config, bonus_bet, bonus_file)
                      for k, part in _offsets(chunks)]
             results = Parallel(n_jobs=work_processes(n_jobs, len(chunks)), return_as="generator")(tasks)

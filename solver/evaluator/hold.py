@@ -310,7 +310,7 @@ def _fa_values(hold, unseen, removals, deck, payouts, bonus, out, track, tracked
     ``safe_sixes``, ``upper``), completion counts (and R(t), with removals), hand-card flags and the
     six-card communities no hold of the group can fail the hand-card rule on, shared by a group of holds
     (:class:`SharedCounts`); arrays of no rows when the hold is valued alone. With rows in ``upper``
-    (no bonus, no tracking), ``out`` gets upper bounds instead (:func:`fa_upper_bounds_sharing`).
+    (no tracking), ``out`` gets upper bounds instead (:func:`fa_upper_bounds_sharing`).
     """
     m4, alone, table, suits, ranks, cap, n_profiles = deck
     n_suited = unseen.shape[0]
@@ -383,9 +383,7 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         if bounding:  # a community's net depends on the group's multiset E + A alone: read it if known
             at = _shared_index(m4, i, extra, binom, n_suited)
             if upper[at, 0] == upper[at, 0]:  # not NaN
-                for e in range(n_cases):
-                    for b in range(bets.shape[0]):
-                        upper_sums[e, b] += weights[e] * upper[at, b]
+                _add_bounds(upper, at, upper_sums, weights, i, bets, bonus_bet, bonus_ev)
                 for c in range(4):
                     left[m4[i, c]] += 1
                 continue
@@ -395,7 +393,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
         level = _level_packed(needs[0], needs[1], needs[2], jokers)
         if bounding and (level > 0 or _level_packed(needs[0], needs[1], needs[2], jokers + 2) == 0):
             # the step-11 payout, or a fold with no completion winning: the sums below are not read
-            _bound_community(upper, at, upper_sums, weights, level, 0.0, 0.0, bound_total2, bets, multiples, pays)
+            _bound_community(upper, at, level, 0.0, 0.0, bound_total2, bets, multiples, pays, bonus_bet > 0)
+            _add_bounds(upper, at, upper_sums, weights, i, bets, bonus_bet, bonus_ev)
         elif level > 0:
             for e in range(n_cases):
                 for b in range(bets.shape[0]):
@@ -461,8 +460,8 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
                         for t in range(n_suited):
                             r_cache[at, t] = np.int32(r_hu[t]) | (np.int32(r_flush[t]) << 16) if left[t] > 0 else 0
             if bounding:  # without the hand-card rule, which only lowers a completion's payout
-                _bound_community(upper, at, upper_sums, weights, 0, n_hu, n_flush, bound_total2, bets, multiples,
-                                 pays)
+                _bound_community(upper, at, 0, n_hu, n_flush, bound_total2, bets, multiples, pays, bonus_bet > 0)
+                _add_bounds(upper, at, upper_sums, weights, i, bets, bonus_bet, bonus_ev)
                 for c in range(4):
                     x[m4[i, c]] -= 1
                     left[m4[i, c]] += 1
@@ -514,12 +513,13 @@ def _fa_values_loop(hold, unseen, removals, deck, payouts, bonus, out, track, tr
 
 
 @kernel(inline="always")
-def _bound_community(upper, at, upper_sums, weights, level, n_hu, n_flush, total2, bets, multiples, pays):
+def _bound_community(upper, at, level, n_hu, n_flush, total2, bets, multiples, pays, with_bonus):
     """Each bet's net per combination of a community that ends at step 11 with hu ``level`` (1, 2), or else
     reaches the ting decision with ``n_hu`` and ``n_flush`` winning completions of ``total2`` (taken as
-    :func:`_add_outcome` does), kept for the group's multiset at ``at`` and added ``weights[e]`` times to
-    each case's sums. A removed card only takes completions away, winning ones among them, so with the
-    counts before any removal and the fewest completions of any case the net bounds every case's."""
+    :func:`_add_outcome` does), kept for the group's multiset at ``at``: the best of folding and betting,
+    or, ``with_bonus``, betting's (the bonus bet's EV is the case's, :func:`_add_bounds`), the level in the
+    last column. A removed card only takes completions away, winning ones among them, so with the counts
+    before any removal and the fewest completions of any case the net bounds every case's."""
     n_lose = total2 - n_hu - n_flush
     m = _best_multiple(n_hu, n_flush, n_lose, multiples, pays)
     for b in range(bets.shape[0]):
@@ -528,14 +528,27 @@ def _bound_community(upper, at, upper_sums, weights, level, n_hu, n_flush, total
             net = pays[FA_ANTE] + fa_bet * pays[FA_FLUSH]
         elif level == 1:
             net = pays[FA_ANTE] + fa_bet * pays[FA_PAYS]
-        elif _ting_decision(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays, 0.0) == 0:
+        elif not with_bonus and _ting_decision(n_hu, n_flush, n_lose, total2, fa_bet, m, multiples, pays, 0.0) == 0:
             net = -(1.0 + fa_bet)
         else:
             net = _ting_bet_net(n_hu, n_flush, n_lose, fa_bet, multiples[m] * fa_bet, pays) / total2
         upper[at, b] = net
-        for e in range(weights.shape[0]):
-            upper_sums[e, b] += weights[e] * net
+    if with_bonus:
+        upper[at, bets.shape[0]] = level
 
+
+@kernel(inline="always")
+def _add_bounds(upper, at, upper_sums, weights, i, bets, bonus_bet, bonus_ev):
+    """Add community ``i``'s kept nets (:func:`_bound_community`) ``weights[e]`` times to each case's sums;
+    with a bonus bet, one reaching the ting decision nets the best of folding (the bonus pushes) and betting
+    with the case's bonus EV (``bonus_ev[e, i]``), which a ting bet settles."""
+    n_bets = bets.shape[0]
+    ting = bonus_bet > 0.0 and upper[at, n_bets] == 0.0
+    for e in range(weights.shape[0]):
+        bonus = bonus_bet * bonus_ev[e, i] if ting else 0.0
+        for b in range(n_bets):
+            net = max(upper[at, b] + bonus, -(1.0 + bets[b])) if ting else upper[at, b]
+            upper_sums[e, b] += weights[e] * net
 
 
 @kernel(inline="always")
@@ -1057,36 +1070,6 @@ def _bonus_evs_removing(m4, succ4, succ5, m6_net, unseen, removals, out):
         left[:] = unseen
 
 
-@kernel(nogil=True)
-def _bonus_upside(m4, unseen, bonus_ev, binom):
-    """``sum_i w_i max(0, bonus_ev[i]) / sum_i w_i`` over the four-card communities, ``w_i`` the card
-    combinations giving community ``i`` from ``unseen`` (``binom``: C(n, k) by n and k)."""
-    total = 0.0
-    upside = 0.0
-    for i in range(m4.shape[0]):
-        weight = 1.0
-        run = 1
-        for c in range(4):
-            if c < 3 and m4[i, c + 1] == m4[i, c]:
-                run += 1
-                continue
-            weight *= binom[unseen[m4[i, c]], run]
-            run = 1
-        total += weight
-        if bonus_ev[i] > 0.0:
-            upside += weight * bonus_ev[i]
-    return upside / total
-
-
-def bonus_upside(unseen_suited: np.ndarray, bonus_ev: np.ndarray, config: GameConfig) -> float:
-    """The expected positive part of a unit bonus bet's expected net per four-card community (``bonus_ev``,
-    from :func:`bonus_evs` of these unseen cards): what the bonus can add, at most, to a hold's value for
-    each unit of bonus bet, whatever the ting decisions (a fold pushes it)."""
-    index = community_index(config.geometry)
-    binom = np.array([[comb(n, k) for k in range(5)] for n in range(int(unseen_suited.max()) + 1)], np.float64)
-    return float(_bonus_upside(index.m4_types, np.ascontiguousarray(unseen_suited, dtype=np.int64), bonus_ev, binom))
-
-
 def bonus_evs_removing(unseen_suited: np.ndarray, removals: list[tuple[int, ...]], config: GameConfig
                        ) -> np.ndarray | None:
     """:func:`bonus_evs` of ``unseen_suited`` less each case of ``removals`` (up to two suited card types), a
@@ -1278,39 +1261,49 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
 
 
 def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig,
-                            removals: list[tuple[int, ...]] | None = None) -> np.ndarray:
+                            removals: list[tuple[int, ...]] | None = None, bonus_bet: float = 0.0,
+                            bonus_ev: np.ndarray | None = None) -> np.ndarray:
     """An upper bound on each fa-hu bet's value (:func:`fa_values_sharing`) that costs a fraction of it: the
     value without the hand-card rule (step 14), which only lowers a completion's payout, summed from each
     community's net per combination, kept by the group's multiset E + A (on which alone it then depends).
     In a group made for removal cases, each case's bound, from the nets with the counts before any removal
     over the completions left by one (which bound every case's: a removed card only takes completions
-    away), weighted by the case's communities. Sums of floating-point nets: within 1e-10 of the exact sums,
-    so a bound for comparisons with a margin above that (:data:`BOUND_MARGIN`). Shaped as
-    :func:`fa_values_sharing`'s values."""
+    away), weighted by the case's communities. With a bonus bet B > 0 (each case's bonus EVs in ``bonus_ev``, as
+    for :func:`fa_values_sharing`) the nets kept are betting's, and each case takes the best of folding and
+    betting with its own bonus EV. Sums of floating-point nets: within 1e-10 of the exact sums, so a bound
+    for comparisons with a margin above that (:data:`BOUND_MARGIN`). Shaped as :func:`fa_values_sharing`'s
+    values."""
     extra = np.asarray(hold_counts, np.int64) - shared.base
     n_suited = config.geometry.n_types - 1
     if extra.min() < 0 or extra[n_suited:].any() or extra.sum() != shared.n_extra:
         raise ValueError("a bounded hold is the group's base plus its own suited cards")
     if (removals is not None) != shared.removing or any(len(r) > 1 for r in removals or []):
         raise ValueError("a group made for removal cases bounds holds with them, one card a case")
-    if shared.upper.shape != (shared.n_multisets, len(config.fa_hu_bets)):
-        shared.upper = np.full((shared.n_multisets, len(config.fa_hu_bets)), np.nan)
+    columns = len(config.fa_hu_bets) + (bonus_bet > 0)  # with a bonus, the community's level last
+    if shared.upper.shape != (shared.n_multisets, columns):
+        shared.upper = np.full((shared.n_multisets, columns), np.nan)
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
-    bounds = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], _removal_rows(removals or [()]), config, 0.0,
-                         None, -1, None, (own, shared.binom, shared.cache, shared.removal_cache, shared.flags,
-                                          shared.flags_part, shared.safe_sixes, shared.upper))
+    cases = _removal_rows(removals or [()])
+    if bonus_ev is not None and removals is None:
+        bonus_ev = np.reshape(bonus_ev, (1, -1))
+    bounds = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], cases, config, bonus_bet,
+                         _case_bonus_evs(bonus_bet, bonus_ev, len(cases)), -1, None,
+                         (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
+                          shared.safe_sixes, shared.upper))
     return bounds if removals is not None else bounds[0]
 
 
 def fa_upper_bounds_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: list[tuple[int, ...]],
-                             config: GameConfig) -> np.ndarray:
+                             config: GameConfig, bonus_bet: float = 0.0, bonus_ev: np.ndarray | None = None
+                             ) -> np.ndarray:
     """:func:`fa_upper_bounds_sharing` for a hold valued alone with removal cases of up to two cards each
-    (:func:`fa_values_removing`): each case's bound, from the nets over the completions the case removing
-    most leaves."""
+    (:func:`fa_values_removing`, whose bonus arguments these are): each case's bound, from the nets over the
+    completions the case removing most leaves."""
     n_suited = config.geometry.n_types - 1
-    upper = np.full((comb(n_suited + 3, 4), len(config.fa_hu_bets)), np.nan)  # by the rank of A alone
+    upper = np.full((comb(n_suited + 3, 4), len(config.fa_hu_bets) + (bonus_bet > 0)), np.nan)  # by A's rank
     rows = _removal_rows(removals)
-    return _run_kernel(hold_counts, unseen_suited, rows, config, 0.0, None, -1, None,
+    return _run_kernel(hold_counts, unseen_suited, rows, config, bonus_bet,
+                       _case_bonus_evs(bonus_bet, bonus_ev, len(rows)), -1, None,
                        (np.zeros(0, np.int64), _rank_binomials(n_suited, 4), *_NOT_SHARED[2:7], upper))
 
 
