@@ -996,6 +996,18 @@ def _case_bonus(i, e, bonus_bet, bonus_ev, succ4, succ5, m6_net, left, total2):
     return bonus_bet * _bonus_ev_of(i, bonus_ev[0], succ4, succ5, m6_net, left, total2[0])
 
 
+@kernel(inline="always")
+def _community_out(m4, i, left):
+    """Take four-card community ``i`` out of the counts ``left``; whether they held every card of it."""
+    possible = True
+    for c in range(4):
+        t = m4[i, c]
+        if left[t] == 0:
+            possible = False
+        left[t] -= 1
+    return possible
+
+
 @kernel(nogil=True)
 def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
     """Expected net of a unit bonus bet for each four-card community, over every completion."""
@@ -1003,70 +1015,63 @@ def _bonus_evs(m4, succ4, succ5, m6_net, unseen, out):
     n_unseen = unseen.sum()
     total2 = (n_unseen - 4) * (n_unseen - 5) / 2.0
     for i in range(m4.shape[0]):
-        possible = True
-        for c in range(4):
-            t = m4[i, c]
-            if left[t] == 0:
-                possible = False
-            left[t] -= 1
-        out[i] = _bonus_ev_at(i, succ4, succ5, m6_net, left, total2) if possible else 0.0
+        out[i] = _bonus_ev_at(i, succ4, succ5, m6_net, left, total2) if _community_out(m4, i, left) else 0.0
         left[:] = unseen
+
+
+@kernel(inline="always")
+def _removed_nets(i, succ4, succ5, m6_net, left, removed):
+    """Community ``i``'s summed bonus net over the completions of ``left`` (the unseen cards less it), and
+    into ``removed[t]`` the nets of those holding one given card of type t (where ``left`` has one):
+    ``R(t) = sum_u (L_u - [u = t]) net(A + t + u)``."""
+    n_types = left.shape[0]
+    total = 0.0
+    for t1 in range(n_types):
+        removed[t1] = 0.0
+        if left[t1] > 0:
+            row5 = succ4[i, t1]
+            for t2 in range(n_types):
+                copies = left[t2] - (t1 == t2)
+                if copies > 0:
+                    removed[t1] += copies * m6_net[succ5[row5, t2]]
+            total += left[t1] * removed[t1]
+    return total / 2.0  # each completion counted from both of its cards
 
 
 @kernel(nogil=True)
 def _bonus_evs_removing(m4, succ4, succ5, m6_net, unseen, removals, out):
     """:func:`_bonus_evs` of ``unseen`` less each row of ``removals`` (up to two suited card types, -1 for
     none) at once, into ``out[i, e]``: each community's summed net over the completions of ``unseen - A``,
-    less those holding a removed card, ``R(t) = sum_u (L_u - [u = t]) net(A + t + u)`` each, plus the one the
-    two removed cards make (counted twice). Exact integer sums (nets in 64ths: :func:`bonus_evs_removing`),
-    so bit for bit what :func:`_bonus_evs` gives for each case."""
-    n_types = unseen.shape[0]
+    less those holding a removed card (:func:`_removed_nets`), plus the one the two removed cards make
+    (taken away twice). Exact integer sums (nets in 64ths: :func:`bonus_evs_removing`), so bit for bit what
+    :func:`_bonus_evs` gives for each case."""
     left = unseen.copy()
-    removed = np.empty(n_types)
+    removed = np.empty(unseen.shape[0])
     n_unseen = unseen.sum()
     for i in range(m4.shape[0]):
-        possible = True
-        for c in range(4):
-            t = m4[i, c]
-            if left[t] == 0:
-                possible = False
-            left[t] -= 1
-        if possible:
-            total = 0.0
-            for t1 in range(n_types):
-                row5 = succ4[i, t1]
-                removed[t1] = 0.0
-                for t2 in range(n_types):
-                    copies = left[t2] - (t1 == t2)
-                    if left[t1] > 0 and copies > 0:
-                        removed[t1] += copies * m6_net[succ5[row5, t2]]
-                if left[t1] > 0:
-                    total += left[t1] * removed[t1]
-            total /= 2.0  # each completion counted from both of its cards
-            for e in range(removals.shape[0]):
-                t1, t2 = removals[e, 0], removals[e, 1]
-                case = total
-                n_case = n_unseen
-                if t1 >= 0:
-                    case -= removed[t1]
-                    n_case -= 1
-                    left[t1] -= 1
-                if t2 >= 0:
-                    case -= removed[t2]
-                    n_case -= 1
-                    left[t2] -= 1
-                if (t1 >= 0 and left[t1] < 0) or (t2 >= 0 and left[t2] < 0):
-                    out[i, e] = 0.0
-                else:
-                    if t2 >= 0:  # the completion of both removed cards, taken away twice
-                        case += m6_net[succ5[succ4[i, t1], t2]]
-                    out[i, e] = case / ((n_case - 4) * (n_case - 5) / 2.0)
-                if t1 >= 0:
-                    left[t1] += 1
-                if t2 >= 0:
-                    left[t2] += 1
-        else:
+        if not _community_out(m4, i, left):
             out[i, :] = 0.0
+            left[:] = unseen
+            continue
+        total = _removed_nets(i, succ4, succ5, m6_net, left, removed)
+        for e in range(removals.shape[0]):
+            t1, t2 = removals[e, 0], removals[e, 1]
+            case = total
+            n_case = n_unseen
+            for t in (t1, t2):
+                if t >= 0:
+                    case -= removed[t]
+                    n_case -= 1
+                    left[t] -= 1
+            if (t1 >= 0 and left[t1] < 0) or (t2 >= 0 and left[t2] < 0):
+                out[i, e] = 0.0
+            else:
+                if t2 >= 0:
+                    case += m6_net[succ5[succ4[i, t1], t2]]
+                out[i, e] = case / ((n_case - 4) * (n_case - 5) / 2.0)
+            for t in (t1, t2):
+                if t >= 0:
+                    left[t] += 1
         left[:] = unseen
 
 
@@ -1249,15 +1254,24 @@ def fa_values_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: Gam
         raise ValueError("shared removal counts need a group made for them and one card a case")
     if removals is None and shared.removing:
         raise ValueError("a group made for removal cases values holds with them")
+    return _run_sharing(hold_counts, extra, shared, config, removals, bonus_bet, bonus_ev, _NO_BOUNDS)
+
+
+def _run_sharing(hold_counts: np.ndarray, extra: np.ndarray, shared: SharedCounts, config: GameConfig,
+                 removals: list[tuple[int, ...]] | None, bonus_bet: float, bonus_ev: np.ndarray | None,
+                 upper: np.ndarray) -> np.ndarray:
+    """:func:`_run_kernel` for a hold of a group (its own cards ``extra``), values or, with rows in ``upper``,
+    bounds: as (cases, bets) with ``removals``, else (bets,)."""
+    n_suited = config.geometry.n_types - 1
     own = np.repeat(np.arange(n_suited), extra[:n_suited])
     cases = _removal_rows(removals or [()])
     if bonus_ev is not None and removals is None:
         bonus_ev = np.reshape(bonus_ev, (1, -1))
-    values = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], cases, config, bonus_bet,
-                         _case_bonus_evs(bonus_bet, bonus_ev, len(cases)), -1, None,
-                         (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
-                          shared.safe_sixes, _NO_BOUNDS))
-    return values if removals is not None else values[0]
+    out = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], cases, config, bonus_bet,
+                      _case_bonus_evs(bonus_bet, bonus_ev, len(cases)), -1, None,
+                      (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
+                       shared.safe_sixes, upper))
+    return out if removals is not None else out[0]
 
 
 def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, config: GameConfig,
@@ -1268,9 +1282,9 @@ def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, confi
     community's net per combination, kept by the group's multiset E + A (on which alone it then depends).
     In a group made for removal cases, each case's bound, from the nets with the counts before any removal
     over the completions left by one (which bound every case's: a removed card only takes completions
-    away), weighted by the case's communities. With a bonus bet B > 0 (each case's bonus EVs in ``bonus_ev``, as
-    for :func:`fa_values_sharing`) the nets kept are betting's, and each case takes the best of folding and
-    betting with its own bonus EV. Sums of floating-point nets: within 1e-10 of the exact sums, so a bound
+    away), weighted by the case's communities. With a bonus bet B > 0 (each case's bonus EVs in ``bonus_ev``,
+    as for :func:`fa_values_sharing`) the nets kept are betting's, and each case takes the best of folding
+    and betting with its own bonus EV. Sums of floating-point nets: within 1e-10 of the exact sums, so a bound
     for comparisons with a margin above that (:data:`BOUND_MARGIN`). Shaped as :func:`fa_values_sharing`'s
     values."""
     extra = np.asarray(hold_counts, np.int64) - shared.base
@@ -1282,15 +1296,7 @@ def fa_upper_bounds_sharing(hold_counts: np.ndarray, shared: SharedCounts, confi
     columns = len(config.fa_hu_bets) + (bonus_bet > 0)  # with a bonus, the community's level last
     if shared.upper.shape != (shared.n_multisets, columns):
         shared.upper = np.full((shared.n_multisets, columns), np.nan)
-    own = np.repeat(np.arange(n_suited), extra[:n_suited])
-    cases = _removal_rows(removals or [()])
-    if bonus_ev is not None and removals is None:
-        bonus_ev = np.reshape(bonus_ev, (1, -1))
-    bounds = _run_kernel(hold_counts, shared.unseen - extra[:n_suited], cases, config, bonus_bet,
-                         _case_bonus_evs(bonus_bet, bonus_ev, len(cases)), -1, None,
-                         (own, shared.binom, shared.cache, shared.removal_cache, shared.flags, shared.flags_part,
-                          shared.safe_sixes, shared.upper))
-    return bounds if removals is not None else bounds[0]
+    return _run_sharing(hold_counts, extra, shared, config, removals, bonus_bet, bonus_ev, shared.upper)
 
 
 def fa_upper_bounds_removing(hold_counts: np.ndarray, unseen_suited: np.ndarray, removals: list[tuple[int, ...]],
