@@ -1,5 +1,6 @@
 """The fast evaluator against the plain game-tree enumerator on mini decks, at every stage and for a whole game."""
 
+import os
 import random
 from collections import Counter
 
@@ -551,3 +552,26 @@ def test_bonus_evs_of_every_draw_at_once_are_each_draws_own() -> None:
         assert np.array_equal(row, bonus_evs(less, config))
     assert (rows == 0.0).any() and (rows != 0.0).any() and len({r.tobytes() for r in rows}) == len(cases)
     assert bonus_evs_removing(unseen, cases, replace(config, bonus_hu=0.1)) is None
+
+
+def test_a_bonus_deal_query_removes_the_folders_killed_ones_left(tmp_path, monkeypatch) -> None:
+    """A deal query with a bonus bet keeps each draw's bonus EVs in a temporary folder named by its process,
+    removed when it ends; one killed (SIGTERM, SIGKILL) leaves it, so the next removes those whose process
+    is gone, and no other, and leaves none of its own."""
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = tmp_path / f"mahjong-poker-bonus-{gone.pid}-abc"
+    live = tmp_path / f"mahjong-poker-bonus-{os.getppid()}-abc"
+    other = tmp_path / "mahjong-poker-bonus-notes"
+    for folder in (stale, live, other):
+        folder.mkdir()
+        (folder / "bonus-evs.npy").write_bytes(b"0" * 10)
+    config = TWO_SUITS
+    hand = next(random_states(config, Stage.DEAL, 1, seed=3)).hand
+    evaluate_deal(hand, config, bonus_bet=1.0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name])

@@ -28,23 +28,22 @@ and each (hold, draw) pair reads its draw's.
 Most holds of drawn cards are worth less than another hold of every
 discard that keeps them, and most holds of dealt cards alone less than
 folding, so they are never played. Every hold is bounded before it is
-valued, in three rounds, each against every value
-known by then: the holds of dealt cards (against folding's -1), then
-the groups of one drawn card, then those of two. A hold is bounded from
-above by its value without the hand-card rule; in a group that depends
-only on the multiset of its drawn cards and the community, so its nets
-are kept per multiset for the whole group
-(:func:`solver.evaluator.hold.fa_upper_bounds_sharing`, about four
-tenths of a pass); with removal cases, from the counts before any
-removal over the completions the largest removal leaves, which bound
+valued, in three rounds, each against every value known by then: the
+holds of dealt cards (against folding's -1), then the groups of one drawn
+card, then those of two. A hold is bounded from above by its value
+without the hand-card rule; in a group that depends only on the multiset
+of its drawn cards and the community, so its nets are kept per multiset
+for the whole group (:func:`solver.evaluator.hold.fa_upper_bounds_sharing`,
+about four tenths of a pass); with removal cases, from the counts before
+any removal over the completions the largest removal leaves, which bound
 every case's (:func:`solver.evaluator.hold.fa_upper_bounds_removing` for
 a hold alone). With a bonus bet the nets kept are those of betting, and
 each case takes a community's best of folding and betting with the
-case's bonus EV. Only the (hold, draw) pairs
-whose bound reaches the best known hold of some discard keeping the hold,
-or -1 (:func:`_limits`), are valued. The options are bit for bit those of valuing every hold: a
-pair left out is below, by more than the bound's rounding, a hold that
-is valued or folding.
+case's bonus EV. Only the (hold, draw) pairs whose bound reaches the best
+known hold of some discard keeping the hold, or -1 (:func:`_limits`), are
+valued. The options are bit for bit those of valuing every hold: a pair
+left out is below, by more than the bound's rounding, a hold that is
+valued or folding.
 
 The work is split into chunks run in parallel with joblib; each value is
 computed by the same call whatever the split, and draws are summed in
@@ -53,6 +52,8 @@ draw order, so the result is bit-for-bit the same for any number of jobs.
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -79,7 +80,7 @@ from solver.game.hu import claim_value
 from solver.game.options import Option
 from solver.game.state import unseen_suited
 from solver.runtime.jit import interpreted
-from solver.runtime.parallel import mark_parent, watch_parent, work_processes
+from solver.runtime.parallel import mark_parent, own_process_alive, watch_parent, work_processes
 
 
 @dataclass(frozen=True)
@@ -237,10 +238,24 @@ def _draw_bonus(hand: tuple[int, ...], draws: list[tuple[int, ...]], config: Gam
         tasks = [delayed(_bonus_rows)([unseens[n] for n in part], config) for part in parts]
         results = Parallel(n_jobs=work_processes(n_jobs, len(tasks)))(tasks)
         rows = np.concatenate(results)
-    with tempfile.TemporaryDirectory(prefix="mahjong-poker-bonus-") as folder:
+    _remove_stale_bonus_folders()
+    with tempfile.TemporaryDirectory(prefix=f"{_BONUS_FOLDER}{os.getpid()}-") as folder:
         path = Path(folder) / "bonus-evs.npy"
         np.save(path, rows)
         yield path
+
+
+#: The prefix of the temporary folders of :func:`_draw_bonus`, followed by the owning process's id.
+_BONUS_FOLDER = "mahjong-poker-bonus-"
+
+
+def _remove_stale_bonus_folders() -> None:
+    """Remove the bonus EVs' folders (:func:`_draw_bonus`) that a killed query left behind: those whose owning
+    process is gone (a query ended by SIGTERM or SIGKILL never leaves its block; about 90 MB each)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_BONUS_FOLDER}*-*"):
+        owner = folder.name[len(_BONUS_FOLDER):].split("-", 1)[0]
+        if owner.isdigit() and not own_process_alive(int(owner)):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _bonus_rows(unseens: list[np.ndarray], config: GameConfig) -> np.ndarray:
@@ -358,17 +373,13 @@ def evaluate_deal(hand: tuple[int, ...], config: GameConfig,
     from joblib import Parallel, delayed, effective_n_jobs  # slow to import: only this stage needs it
 
     jobs = _jobs(hand, draws, config, dead)
-    # a draw's bonus EVs cost about two kernel passes (measured on the real deck)
-    bonus_work = 2 * len(draws) if bonus_bet > 0 else 0
-    total_work = sum(job.cost for job in jobs) + bonus_work
+    total_work = sum(job.cost for job in jobs)  # the draws' bonus EVs, one pass, are not counted
     n_processes = effective_n_jobs(n_jobs)
     discards = submultisets(hand, 2)
     values_by_hold: list[dict[tuple[int, ...], np.ndarray]] = [{} for _ in draws]
     mark_parent()
     with _draw_bonus(hand, draws, config, dead, bonus_bet, n_jobs) as bonus_file:
-        done = bonus_work
-        if progress is not None and bonus_work:
-            progress(done, total_work)
+        done = 0
         for phase in _phases(jobs):
             chunks = _chunks(phase, n_processes)
             limits = _limits(hand, draws, [job for part in chunks for job in part], values_by_hold, discards)

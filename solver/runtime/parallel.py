@@ -54,16 +54,21 @@ def watch_parent() -> None:
             os._exit(1)
 
     def watch() -> None:
-        while True:
-            try:
-                os.kill(parent, 0)
-            except ProcessLookupError:
-                os._exit(1)  # the command is gone: stop computing what nobody will read
-            except PermissionError:  # the pid was reused by another user's process: ours is gone
-                os._exit(1)
+        while own_process_alive(parent):
             time.sleep(0.5)
+        os._exit(1)  # the command is gone: stop computing what nobody will read
 
     threading.Thread(target=watch, name="mahjong-poker-parent-watch", daemon=True).start()
+
+
+def own_process_alive(pid: int) -> bool:
+    """Whether process ``pid``, one this user started, still runs: a pid reused by another user's process
+    counts as gone."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 def _die_with_parent() -> None:
