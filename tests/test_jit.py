@@ -205,3 +205,35 @@ def test_kernels_are_cached_in_the_digest_folder_or_not_at_all(tmp_path) -> None
     done = subprocess.run([sys.executable, "-c", COMPILE_ONE], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert (sorted(in_tree.glob("*.nbi")) if in_tree.exists() else []) == before
+
+
+def test_kernels_use_512_bit_vectors_where_the_processor_has_them(monkeypatch) -> None:
+    """With AVX-512F, numba is told the host's processor and features less LLVM's preference for 256-bit
+    vectors (stage A's walk runs a fifth faster so); without it, nothing is set."""
+    import os
+
+    import llvmlite.binding as llvm
+
+    from solver.runtime import jit
+
+    environment: dict[str, str] = {}
+    monkeypatch.setattr(os, "environ", environment)
+    jit._prefer_wide_vectors()
+    features = llvm.get_host_cpu_features().flatten()
+    if "+avx512f" in features.split(","):
+        assert environment == {"NUMBA_CPU_NAME": llvm.get_host_cpu_name(),
+                               "NUMBA_CPU_FEATURES": features + ",-prefer-256-bit"}
+    else:
+        assert environment == {}
+
+
+@pytest.mark.parametrize("name", ["NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES"])
+def test_a_users_processor_settings_for_numba_are_left_alone(monkeypatch, name: str) -> None:
+    import os
+
+    from solver.runtime import jit
+
+    environment = {name: "generic"}
+    monkeypatch.setattr(os, "environ", environment)
+    jit._prefer_wide_vectors()
+    assert environment == {name: "generic"}
