@@ -14,6 +14,7 @@ cache, so run a case twice after changing the source: the first run compiles):
   column-store      a hold's columns built, stored, and read back from the column store
   walk-together     several ting-payout variants' stage A walked together against each alone
   bounded-rows      the stage-A rows a finished solve leaves each paytable variant to walk
+  regimes           what a walk of only the communities away from their usual ting decision would walk
   table-write       writing and reading a large table, floating-point columns byte-stream-split or not
   chart             the strategy chart's two lists: time, peak memory, loss and floor
 
@@ -640,6 +641,159 @@ def case_bounded_rows(args: argparse.Namespace) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# regimes
+
+
+def _regime_kernels():
+    """The counting kernels of ``regimes``, compiled on first use (plain numba: nothing here is the product's)."""
+    import numba
+
+    @numba.njit(inline="always")
+    def pair_row(a, b, n_suited):
+        a, b = min(a, b), max(a, b)
+        return a * n_suited - a * (a - 1) // 2 + (b - a)
+
+    @numba.njit(inline="always")
+    def regime(win, flush, t2, p1, pf1, c, f, m_min, m_max):
+        """The ting decision of every fa-hu bet (fold, smallest or largest multiple) and of the minimum-bets
+        play (fold or bet), as one code."""
+        z = win * p1 + flush * pf1 - t2
+        code = 0
+        for b in range(c.shape[0]):
+            gain = c[b] * (win + flush) + f[b] * z * (m_max if z > 0 else m_min)
+            code = code * 3 + (0 if gain <= 0 else (2 if z > 0 else 1))
+        return code * 2 + (c[0] * (win + flush) + f[0] * m_min * z > 0)
+
+    @numba.njit(inline="always")
+    def after(q0, lin, pair_level, dead, r, depth, i, n_suited):
+        """Community i's W and Wf with row r's first ``depth`` dead cards out of the pool."""
+        win, flush = q0[0, i], q0[1, i]
+        for j in range(depth):
+            card = dead[r, j]
+            if card < n_suited:
+                win -= lin[0, card, i]
+                flush -= lin[1, card, i]
+                for k in range(j):
+                    level = pair_level[pair_row(dead[r, k], card, n_suited), i]
+                    win += level == 1
+                    flush += level == 2
+        return win, flush
+
+    @numba.njit(inline="always")
+    def column(lin, pair_level, dead, r, depth, card, i, n_suited):
+        """Community i's columns L_card (W's and Wf's) below row r's first ``depth`` dead cards."""
+        hu, fl = lin[0, card, i], lin[1, card, i]
+        for k in range(depth):
+            if dead[r, k] < n_suited:
+                level = pair_level[pair_row(dead[r, k], card, n_suited), i]
+                hu -= level == 1
+                fl -= level == 2
+        return hu, fl
+
+    @numba.njit
+    def regime_counts(q0, lin, pair_level, n_pool, dead, n_suited, p1, pf1, c, f, m_min, m_max):
+        """How many of the rows put each community at each regime code."""
+        out = np.zeros((q0.shape[1], 2 * 3 ** c.shape[0]), np.int64)
+        for r in range(dead.shape[0]):
+            k = 0
+            for j in range(4):
+                k += dead[r, j] < n_suited
+            t2 = (n_pool - k - 4) * (n_pool - k - 5) / 2.0
+            for i in range(q0.shape[1]):
+                win, flush = after(q0, lin, pair_level, dead, r, 4, i, n_suited)
+                out[i, regime(win, flush, t2, p1, pf1, c, f, m_min, m_max)] += 1
+        return out
+
+    @numba.njit
+    def candidates(q0, lin, pair_level, n_pool, dead, depth, base, n_suited, p1, pf1, c, f, m_min, m_max):
+        """(row, community) pairs whose node of ``depth`` dead cards cannot prove the community's regime the
+        ``base`` one at every row below it: its W and Wf in the box from the node's (no more dead card lowers
+        them) down to the node's less twice (once, for a node of three) its largest column over the cards
+        the rows below add, t2 at the ends of the suited dead cards those rows hold."""
+        total = 0
+        r = 0
+        while r < dead.shape[0]:
+            end = r
+            while end < dead.shape[0] and (dead[end, :depth] == dead[r, :depth]).all():
+                end += 1
+            needed = np.zeros(n_suited, np.bool_)
+            most = 0
+            for s in range(r, end):
+                k = 0
+                for j in range(depth, 4):
+                    if dead[s, j] < n_suited:
+                        needed[dead[s, j]] = True
+                        k += 1
+                most = max(most, k)
+            k_node = 0
+            for j in range(depth):
+                k_node += dead[r, j] < n_suited
+            t2_high = (n_pool - k_node - 4) * (n_pool - k_node - 5) / 2.0
+            t2_low = (n_pool - k_node - most - 4) * (n_pool - k_node - most - 5) / 2.0
+            for i in range(q0.shape[1]):
+                win, flush = after(q0, lin, pair_level, dead, r, depth, i, n_suited)
+                top_hu, top_fl = 0.0, 0.0
+                for t in range(n_suited):
+                    if needed[t]:
+                        hu, fl = column(lin, pair_level, dead, r, depth, t, i, n_suited)
+                        top_hu, top_fl = max(top_hu, hu), max(top_fl, fl)
+                low = regime(win - most * top_hu, flush - most * top_fl, t2_high, p1, pf1, c, f, m_min, m_max)
+                high = regime(win, flush, t2_low, p1, pf1, c, f, m_min, m_max)
+                if low != base[i] or high != base[i]:
+                    total += end - r
+            r = end
+        return total
+
+    return regime_counts, candidates
+
+
+def case_regimes(args: argparse.Namespace) -> None:
+    """What a walk that sums each community at its usual ting decision by tables, and walks only the
+    exceptions, would still walk (counted, not built): on ``--holds`` real hold classes, each live community's
+    most common regime over the hold's dead sets (every fa-hu bet's fold, smallest or largest ting multiple,
+    and the minimum-bets play's fold or bet), the share of (dead set, live community) pairs at another regime,
+    and the share that the bounds of a node of two, or of three, dead cards leave to walk (a community whose
+    regime the node's bounds cannot prove to be its usual one at every row below)."""
+    from solver.game.cards import counts_of
+    from solver.game.config import DEFAULT_CONFIG as config
+    from solver.game.payouts import TingConstants
+    from solver.staged.classes import extensions
+    from solver.staged.holds import hold_columns
+
+    geometry = config.geometry
+    constants = TingConstants.of(config)
+    regime_counts, candidates = _regime_kernels()
+    rows = []
+    for hold in _spread_holds(geometry, args.holds):
+        columns = hold_columns(counts_of(hold, geometry), config, constants)
+        dead = extensions(geometry, hold, 4)
+        n_pool = int(columns.pool.sum())
+        consts = (geometry.n_suited, constants.p1, constants.pf1, constants.c, constants.fa_bets, constants.m_min,
+                  constants.m_max)
+        counts = regime_counts(columns.q0, columns.lin, columns.pair_level, n_pool, dead, *consts)
+        base = counts.argmax(axis=1)
+        pairs = counts.sum()
+        rows.append({"hold": hold, "live": columns.n_live, "dead_sets": len(dead), "pairs": int(pairs),
+                     "fixed": float((counts.max(axis=1) == len(dead)).mean()),
+                     "exceptions": float(1 - counts.max(axis=1).sum() / pairs),
+                     **{f"node{depth}": candidates(columns.q0, columns.lin, columns.pair_level, n_pool, dead, depth,
+                                                   base, *consts) / pairs for depth in (2, 3)}})
+    pairs = sum(r["pairs"] for r in rows)
+    total = {key: sum(r[key] * r["pairs"] for r in rows) / pairs for key in ("exceptions", "node2", "node3")}
+    total["fixed"] = statistics.median(r["fixed"] for r in rows)
+    if args.json:
+        print(json.dumps({"holds": rows, "all": total}))
+        return
+    print(f"{'hold':>16} {'live':>6} {'dead sets':>9} {'fixed':>6} {'exceptions':>10} {'node of 2':>9} "
+          f"{'node of 3':>9}")
+    for r in rows:
+        print(f"{str(r['hold']):>16} {r['live']:>6} {r['dead_sets']:>9} {r['fixed']:>6.3f} {r['exceptions']:>10.3f} "
+              f"{r['node2']:>9.3f} {r['node3']:>9.3f}")
+    print(f"{'all (pairs)':>16} {'':>6} {'':>9} {total['fixed']:>6.3f} {total['exceptions']:>10.3f} "
+          f"{total['node2']:>9.3f} {total['node3']:>9.3f}   (fixed: the median hold's share of live communities)")
+
+
+# ---------------------------------------------------------------------------------------------------------
 # table-write
 
 
@@ -796,6 +950,9 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--store", help="the column store (default: the cache folder's)")
     sub.add_argument("--refine", action="store_true",
                      help="tighten the bounds by the bounded variants beside the solve, as a variant's solve does")
+
+    sub = case("regimes", case_regimes)
+    sub.add_argument("--holds", type=int, default=12)
 
     sub = case("table-write", case_table_write)
     sub.add_argument("table", type=Path, help="a table, e.g. a solve's holds.parquet")
