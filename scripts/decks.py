@@ -2,7 +2,8 @@
 
 Reads each configuration's solve (strategy_tables/<fingerprint>: the summaries are committed) and, with
 --solve, solves those that are missing first (4-8 minutes each on 2 cores). Prints a Markdown table, or
---json.
+--json. The par sheet (``mahjong-poker edge``, and the report) shows the same rows
+(``solver.products.decks``).
 
     python scripts/decks.py [--solve] [--json]
 """
@@ -11,30 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
-from pathlib import Path
 
-from solver.game.config import DEFAULT_CONFIG, GameConfig
-from solver.game.objective import Objective
-from solver.staged.run import load_summary, solve
-from solver.tables.files import tables_for
-
-DECKS = (1, 2, 3)
-
-
-def figures(config: GameConfig, solve_missing: bool) -> dict[str, object]:
-    """One configuration's figures from its tables (solved first when missing and asked to)."""
-    directory = tables_for(config, Objective())
-    if directory is None or not (directory / "summary.parquet").exists():
-        if not solve_missing:
-            raise SystemExit(f"no solve of {config.decks} deck(s) found: rerun with --solve")
-        directory = Path(solve(config, quiet=False).directory)
-    s = load_summary(directory, config)
-    return {"decks": config.decks, "cards": config.geometry.size, "ev": float(s.ev_exact), "ev_exact": str(s.ev_exact),
-            "house_edge": s.house_edge, "element_of_risk": s.element_of_risk, "std_dev": s.std_dev,
-            "hit_frequency": float(sum(r.probability for r in s.outcomes if r.net > 0)),
-            "bonus_house_edge_placed": -s.bonus_net_settled, "bonus_settled": float(s.bonus_settled),
-            "solve_seconds": s.seconds, "tables": str(directory)}
+from solver.game.config import DEFAULT_CONFIG
+from solver.products.decks import deck_rows
 
 
 def main() -> None:
@@ -42,7 +22,10 @@ def main() -> None:
     parser.add_argument("--solve", action="store_true", help="solve the configurations that have no tables yet")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
     args = parser.parse_args()
-    rows = [figures(replace(DEFAULT_CONFIG, decks=d), args.solve) for d in DECKS]
+    found, missing = deck_rows(DEFAULT_CONFIG, solve_missing=args.solve, quiet=False)
+    if missing:
+        raise SystemExit(f"no solve of {', '.join(map(str, missing))} deck(s) found: rerun with --solve")
+    rows = [r.to_json() for r in found]
     if args.json:
         print(json.dumps(rows, indent=1))
         return

@@ -182,3 +182,27 @@ def test_committed_real_deck_report_deal_list_is_reproduced() -> None:
     assert deal.loss == pytest.approx(committed["deal"]["loss"], abs=1e-12)
     optimal = load_summary(REAL, DEFAULT_CONFIG).ev_exact
     assert 0 < optimal - Fraction(committed["exact"]["ev_exact"]) == Fraction(committed["exact"]["loss_exact"])
+
+
+def test_real_deck_par_sheet_compares_one_two_and_three_decks(capsys) -> None:
+    """The real game's par sheet (``edge``, and the report's HTML) shows the committed solves of one, two and
+    three decks side by side, each row its own solve's exact EV; a configuration with no other deck count
+    solved shows no such section."""
+    import json
+
+    from solver.cli import main
+    from solver.game.config import DEFAULT_CONFIG
+    from solver.products.edge import par_sheet, par_sheet_document
+    from solver.render.document import to_html
+
+    sheet = par_sheet(DEFAULT_CONFIG, REAL, quiet=True)
+    rows = {r.decks: r.summary.ev_exact for r in sheet.decks}
+    assert rows == {1: Fraction(73828226987093998399, 776010501509611368000), **{d: ev for _, d, ev in DECKS.values()}}
+    assert sheet.decks_missing == () and "One, two and three decks" in to_html(par_sheet_document(sheet), "t")
+    assert main(["edge", "--tables", str(REAL), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["decks"]
+    assert [Fraction(r["ev_exact"]) for r in data["rows"]] == [rows[1], rows[2], rows[3]]
+    assert [r["cards"] for r in data["rows"]] == [82, 164, 246] and data["not_solved"] == []
+    reduced = par_sheet(CONFIG, TABLES, quiet=True)
+    assert [r.decks for r in reduced.decks] == [1] and "decks" not in reduced.to_json()
+    assert not any("decks" in getattr(b, "text", "") for b in par_sheet_document(reduced))

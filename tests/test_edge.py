@@ -97,3 +97,21 @@ def test_tables_of_another_objective_are_not_reported_as_optimal(two_suit_tables
         solve(TWO_SUITS, restricted, restriction="no-double-down", n_jobs=2, quiet=True)
     with pytest.raises(InputError, match="restriction"):
         par_sheet(TWO_SUITS, restricted, quiet=True)
+
+
+def test_decks_section_names_the_deck_counts_not_solved(sheet) -> None:
+    """With another deck count solved and one not, the section shows the solved rows and says how to solve
+    the missing one; with none but the sheet's own, there is no section."""
+    from dataclasses import replace as with_
+
+    from solver.products.decks import DeckRow, decks_document
+    from solver.render.document import Table, to_markdown
+
+    own = DeckRow(1, 32, sheet.summary)
+    assert decks_document([own], [2, 3], current=1) == []
+    other = DeckRow(2, 64, with_(sheet.summary, ev_exact=Fraction(1, 3)))
+    blocks = decks_document([own, other], [3], current=1)
+    table = next(b for b in blocks if isinstance(b, Table))
+    assert [row[0] for row in table.rows] == ["1 (32) (this sheet)", "2 (64)"] and table.rows[1][1] == "+0.333333333"
+    assert "Not solved yet: 3 deck(s)" in to_markdown(blocks)
+

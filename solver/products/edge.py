@@ -7,7 +7,9 @@ main-game-optimal strategy (the bonus pushes unless the player bets
 ting-hu, so the strategy decides how often it is settled) and (b) the
 strategy that maximises main game plus B times the bonus. With seats the
 sheet also carries a table of 1 to 6 seats on one deck, simulated
-(:func:`solver.products.table.simulate_table`, docs/table.md).
+(:func:`solver.products.table.simulate_table`, docs/table.md). Where the same configuration is solved
+on another number of decks, the sheet ends with one, two and three decks side by side
+(:mod:`solver.products.decks`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from solver.game.bonus import BonusTable, bonus_table
 from solver.game.config import GameConfig
 from solver.game.objective import RESTRICTIONS, Objective
+from solver.products.decks import DeckRow, deck_rows, decks_document
 from solver.products.query import stderr_progress
 from solver.render.document import Block, Heading, Paragraph, Table
 from solver.staged.run import solve
@@ -64,6 +67,14 @@ class ParSheet:
     """Simple restricted strategies (see :mod:`solver.game.objective`) with their exact summaries."""
     table: tuple[TableResult, ...] | None = None
     """A table of N seats on one deck, one simulated result per number of seats (``table_figures``)."""
+    decks: tuple[DeckRow, ...] = ()
+    """The same configuration on one, two and three decks, those solved (:mod:`solver.products.decks`)."""
+    decks_missing: tuple[int, ...] = ()
+    """The deck counts of :attr:`decks` not solved yet."""
+
+    def shows_decks(self) -> bool:
+        """Whether another number of decks than the sheet's own is solved, so the sheet compares them."""
+        return any(r.decks != self.config.decks for r in self.decks)
 
     def to_json(self) -> dict[str, Any]:
         """The figures as plain data for ``--json``."""
@@ -97,6 +108,8 @@ class ParSheet:
             ]
         if self.table:
             data["table"] = _table_json(self.table, s)
+        if self.shows_decks():
+            data["decks"] = {"rows": [r.to_json() for r in self.decks], "not_solved": list(self.decks_missing)}
         return data
 
 
@@ -181,7 +194,8 @@ def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float
                        for name in RESTRICTIONS if compare and name != "optimal")
     table = (table_figures(config, main.directory, seats, table_hands, seed, n_jobs, quiet, bonus or 1.0)
              if seats else None)
-    return ParSheet(config, main, bonus_table(config), comparison, strategies, table)
+    decks, missing = deck_rows(config, main)
+    return ParSheet(config, main, bonus_table(config), comparison, strategies, table, tuple(decks), tuple(missing))
 
 
 def par_sheet_document(sheet: ParSheet) -> list[Block]:
@@ -212,7 +226,7 @@ def par_sheet_document(sheet: ParSheet) -> list[Block]:
         ]
     if "table" in data:
         blocks += _table_blocks(data["table"])
-    return blocks
+    return blocks + decks_document(list(sheet.decks), list(sheet.decks_missing), sheet.config.decks)
 
 
 def _figure_rows(data: dict[str, Any]) -> list[list[str]]:
