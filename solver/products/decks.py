@@ -8,6 +8,7 @@ prints them, solving the missing ones when asked.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -60,22 +61,28 @@ def deck_rows(config: GameConfig, own: Summary | None = None, decks: tuple[int, 
     return rows, missing
 
 
-def decks_document(rows: list[DeckRow], missing: list[int], current: int) -> list[Block]:
+def compares(rows: Sequence[DeckRow], current: int) -> bool:
+    """Whether ``rows`` hold another number of decks than ``current`` (the sheet's own), so a sheet shows them."""
+    return any(r.decks != current for r in rows)
+
+
+def decks_document(rows: Sequence[DeckRow], missing: Sequence[int], current: int) -> list[Block]:
     """The rows as a par sheet's section (``current``: the sheet's own number of decks), or nothing when no
-    other number of decks is solved."""
-    if not any(r.decks != current for r in rows):
+    other number of decks is solved (:func:`compares`)."""
+    if not compares(rows, current):
         return []
     table = [[f"{r.decks} ({r.cards})" + (" (this sheet)" if r.decks == current else ""),
               f"{float(r.summary.ev_exact):+.9f}", f"{100 * r.summary.house_edge:.4f}%",
               f"{100 * r.summary.element_of_risk:.4f}%", f"{r.summary.std_dev:.4f}", f"{r.summary.hit_frequency:.4f}",
               f"{-100 * r.summary.bonus_net_settled:.2f}%"] for r in rows]
-    note = (f" Not solved yet: {', '.join(map(str, missing))} deck(s) (`python scripts/decks.py --solve`, "
-            "5-9 minutes each on 2 cores)." if missing else "")
+    note = (f" Not solved yet: {', '.join(map(str, missing))} deck(s) (`mahjong-poker solve --config FILE`, FILE "
+            "this configuration with `[deck] decks` set to that number)." if missing else "")
+    per_deck = rows[0].cards // rows[0].decks
     return [
         Heading(3, "One, two and three decks", "decks"),
-        Paragraph("The same rules and payouts dealt from several 82-card decks shuffled together, each from "
-                  "its own exact solve, optimal play throughout. More copies of each card make a hu easier to "
-                  "complete." + note),
+        Paragraph(f"The same rules and payouts dealt from several {per_deck}-card decks shuffled together, each "
+                  "from its own exact solve, optimal play throughout. More copies of each card make a hu easier "
+                  "to complete." + note),
         Table(["decks (cards)", "EV per hand", "house edge", "element of risk", "SD", "hit frequency",
                "bonus house edge per bet placed"], table, "lrrrrrr"),
     ]

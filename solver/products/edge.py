@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from solver.game.bonus import BonusTable, bonus_table
 from solver.game.config import GameConfig
 from solver.game.objective import RESTRICTIONS, Objective
-from solver.products.decks import DeckRow, deck_rows, decks_document
+from solver.products.decks import DeckRow, compares, deck_rows, decks_document
 from solver.products.query import stderr_progress
 from solver.render.document import Block, Heading, Paragraph, Table
 from solver.staged.run import solve
@@ -74,7 +74,7 @@ class ParSheet:
 
     def shows_decks(self) -> bool:
         """Whether another number of decks than the sheet's own is solved, so the sheet compares them."""
-        return any(r.decks != self.config.decks for r in self.decks)
+        return compares(self.decks, self.config.decks)
 
     def to_json(self) -> dict[str, Any]:
         """The figures as plain data for ``--json``."""
@@ -226,7 +226,7 @@ def par_sheet_document(sheet: ParSheet) -> list[Block]:
         ]
     if "table" in data:
         blocks += _table_blocks(data["table"])
-    return blocks + decks_document(list(sheet.decks), list(sheet.decks_missing), sheet.config.decks)
+    return blocks + decks_document(sheet.decks, sheet.decks_missing, sheet.config.decks)
 
 
 def _figure_rows(data: dict[str, Any]) -> list[list[str]]:
