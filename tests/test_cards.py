@@ -41,6 +41,8 @@ def test_deck_sizes() -> None:
         ("05m", "rank 0"),
         ("1111m", "1m appears 4 times"),
         ("JJ", "J appears 2 times"),
+        ("\u00b2m", "unknown character '\u00b2'"),  # superscript two: str.isdigit admits it, int() does not
+        ("\uff11m", "unknown character '\uff11'"),  # fullwidth one
     ],
 )
 def test_parse_refuses_bad_input(text: str, fragment: str) -> None:

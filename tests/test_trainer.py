@@ -163,7 +163,8 @@ def test_bonus_settlement_is_the_paytables() -> None:
     (Choice("fold"), "one of claim, discard"),
     (Choice("claim"), "forms no hu"),
     (Choice("discard", parse_cards("1m", SMALL.geometry)), "exactly two"),
-    (Choice("discard", parse_cards("4s 4s", SMALL.geometry)), "not in the hand"),
+    (Choice("discard", parse_cards("4s 4s", SMALL.geometry)), "holds 1 4s, fewer than thrown"),
+    (Choice("discard", parse_cards("2m 2p", SMALL.geometry)), "^2p is not in the hand"),
     (Choice("discard", parse_cards("1m 2m", SMALL.geometry), 2.0), "one of 0, 1"),
 ])
 def test_illegal_choices_are_refused(choice: Choice, fragment: str) -> None:

@@ -97,7 +97,7 @@ def parse_cards(text: str, geometry: DeckGeometry) -> tuple[int, ...]:
     for pos, ch in enumerate(text):
         if ch.isspace():
             continue
-        if ch.isdigit():
+        if ch in "0123456789":  # not str.isdigit: it admits superscripts, circled and other scripts' digits
             pending.append(int(ch))
         elif ch in SUIT_LETTERS[: geometry.suits]:
             if not pending:

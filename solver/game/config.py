@@ -291,9 +291,15 @@ def load_config(path: str | Path | None) -> GameConfig:
     if path is None:
         return DEFAULT_CONFIG
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read configuration {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"configuration {path} is not UTF-8 text (byte {exc.start + 1} cannot be decoded): "
+                          "TOML files are UTF-8") from None
+    if text.startswith("\ufeff"):
+        raise ConfigError(f"configuration {path} begins with a byte-order mark, which TOML does not allow: "
+                          "save it as UTF-8 without one")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

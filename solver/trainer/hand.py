@@ -132,10 +132,13 @@ class Hand:
             raise InputError(f"throw exactly two cards here, not {len(choice.discard)}")
         if not throws and choice.discard:
             raise InputError(f"no card is thrown with {choice.action!r} at the {self.phase} decision")
-        try:
-            remove_cards(self.cards, choice.discard)
-        except ValueError:
-            raise InputError(f"{self.names(choice.discard)} is not in the hand {self.names(self.cards)}") from None
+        left = list(self.cards)
+        for card in choice.discard:
+            if card not in left:
+                name, hand, held = self.names((card,)), self.names(self.cards), self.cards.count(card)
+                raise InputError(f"the hand {hand} holds {held} {name}, fewer than thrown" if held else
+                                 f"{name} is not in the hand {hand}")
+            left.remove(card)
         if choice.action in ("discard", "bet") and choice.bet not in self.bet_sizes():
             sizes = ", ".join(f"{b:g}" for b in self.bet_sizes())
             raise InputError(f"the bet at the {self.phase} decision is one of {sizes}, not {choice.bet:g}")

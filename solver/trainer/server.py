@@ -46,7 +46,14 @@ class TrainerServer(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], config: GameConfig, tables: Path | None, seed: int | None,
                  config_file: str | None = None, chart: ChartPlayer | None = None) -> None:
-        super().__init__(address, TrainerHandler)
+        # bound by hand: socketserver's own binding calls server_close on failure, before the grader exists
+        super().__init__(address, TrainerHandler, bind_and_activate=False)
+        try:
+            self.server_bind()
+            self.server_activate()
+        except OSError:
+            self.socket.close()
+            raise
         self.config = config
         self.grader = Grader(config, tables, config_file, chart)
         self.store = SessionStore(self.grader, seed)
