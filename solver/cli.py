@@ -125,8 +125,11 @@ def cmd_deal_stats(args: argparse.Namespace) -> None:
     config = _config(args)
     stats = deal_stats(config)
     if args.json:
-        print(json.dumps({"total_deals": stats.total_deals, "tian_hu": stats.tian_hu,
-                          "flush_tian_hu": stats.flush_tian_hu}))
+        total = stats.total_deals
+        print(json.dumps({"cards": config.geometry.size, "jokers": config.geometry.jokers_in_play,
+                          "total_deals": total, "tian_hu": stats.tian_hu, "flush_tian_hu": stats.flush_tian_hu,
+                          "tian_hu_probability": stats.tian_hu / total,
+                          "flush_tian_hu_probability": stats.flush_tian_hu / total}))
         return
     rows = [
         ("tian-hu (any, flush included)", stats.tian_hu, f"{stats.tian_hu / stats.total_deals:.10f}"),
@@ -193,9 +196,10 @@ def cmd_best(args: argparse.Namespace) -> None:
         print(_shown_effect(result, geometry))
     if state.shown:
         print("EVs computed by the evaluator (a solve's tables know only the player's own cards)")
+    elif state.stage == Stage.TING:
+        print("EVs computed by the evaluator (the tables hold no ting decision: it is always computed)")
     elif tables is None:
-        print("EVs computed by the evaluator (" + ("--no-tables" if args.no_tables else
-              f"no finished solve of this configuration: mahjong-poker solve{_config_flag(args)} makes one") + ")")
+        print("EVs computed by the evaluator (" + ("--no-tables" if args.no_tables else _no_solve(args)) + ")")
     else:
         print(f"EVs from the tables in {tables}" if result.source == "tables" else
               f"EVs computed by the evaluator ({_not_from_tables(state.stage, tables)})")
@@ -206,9 +210,24 @@ def _shown_effect(result: Any, geometry: Any) -> str:
     unshown = result.options[result.best_unshown]
     if result.options[result.best].ev - unshown.ev <= TIE_TOLERANCE:
         return "the shown cards do not change the best play"
-    return (f"the shown cards change the best play: without them it would be "
-            f"{describe_option(unshown, result.state.stage, geometry)}, EV {unshown.ev:+.6f} with them, "
+    return (f"the shown cards change the best play: a player who ignored them would "
+            f"{describe_option(unshown, result.state.stage, geometry)} (EV {unshown.ev:+.6f} given them), "
             f"{result.options[result.best].ev - unshown.ev:.6f} worse")
+
+
+def _no_solve(args: argparse.Namespace) -> str:
+    """Which solve ``best`` found missing, and the command that makes it."""
+    bonus = f" --bonus {args.bonus:g}" if args.bonus else ""
+    what = f"of this configuration with a bonus bet of {args.bonus:g}" if bonus else "of this configuration"
+    return f"no finished solve {what}: mahjong-poker solve{_config_flag(args)}{bonus} makes one"
+
+
+def _needs_seats(seats: range, **given: object) -> None:
+    """Refuse options of the table of seats given without ``--seats``, which they would not change."""
+    named = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is not None]
+    if named and not seats:
+        raise InputError(f"{' and '.join(named)} {'is' if len(named) == 1 else 'are'} for the table of seats: "
+                         "give --seats N too")
 
 
 def _config_flag(args: argparse.Namespace) -> str:
@@ -228,8 +247,6 @@ def _not_from_tables(stage: Stage, tables: Path) -> str:
     from solver.products.query import STAGE_TABLES
     from solver.tables.files import bounded_stage_a, solve_command
 
-    if stage == Stage.TING:
-        return "the tables hold no ting decision: it is always computed"
     if not (tables / STAGE_TABLES[stage]).exists():
         return f"{tables} lacks {STAGE_TABLES[stage]}, which {solve_command(tables)} adds"
     if stage == Stage.DRAW and bounded_stage_a(tables):
@@ -304,9 +321,11 @@ def cmd_edge(args: argparse.Namespace) -> None:
     from solver.render.document import to_text
 
     config = _config(args)
+    _needs_seats(args.seats, hands=args.hands, seed=args.seed)
     tables = _tables_or_default(args.tables, config, Objective())
     sheet = par_sheet(config, tables, args.bonus, n_jobs=args.jobs, quiet=args.json or args.quiet,
-                      compare=args.compare, seats=args.seats, table_hands=args.hands, seed=args.seed)
+                      compare=args.compare, seats=args.seats, table_hands=args.hands or 1_000_000,
+                      seed=1 if args.seed is None else args.seed)
     data = sheet.to_json()
     if args.json:
         print(json.dumps(data))
@@ -511,9 +530,9 @@ def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
                              "tian-hu, minimum bets) beside optimal play; each is a solve")
     parser.add_argument("--seats", type=_seat_range, default=range(0), metavar="N[-M]",
                         help="add a table of N (to M) seats, 1 to 6, simulated on one deck (docs/table.md)")
-    parser.add_argument("--hands", type=_hands, default=1_000_000, metavar="H",
+    parser.add_argument("--hands", type=_hands, metavar="H",
                         help="with --seats: hands at the table per number of seats (default 10^6)")
-    parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="with --seats: random seed (default 1)")
+    parser.add_argument("--seed", type=_seed, metavar="S", help="with --seats: random seed (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     _add_jobs(parser, -1, "processes for a solve or the table (default: all cores)")
 
@@ -600,8 +619,10 @@ def cmd_paytable(args: argparse.Namespace) -> None:
                           "solves": solver.solves}))
         return
     _print_paytable(rows, targets)
-    print(f"{solver.solves} solve(s) run; " + (f"written: {', '.join(str(p) for p in written)}" if written
-                                                else "no files written (--out DIR writes JSON, CSV and plots)"))
+    tables = f"the variants' strategy tables are in {solver.directory(config).parent}/"
+    print(f"{solver.solves} solve(s) run; {tables}; " + (
+        f"report written: {', '.join(str(p) for p in written)}" if written
+        else "no report written (--out DIR writes JSON, CSV and plots)"))
 
 
 def _paytable_grid(vary: list[str], targets_asked: bool, most: int) -> tuple[list[str], dict[str, list]]:
@@ -706,13 +727,14 @@ def cmd_chart(args: argparse.Namespace) -> None:
         raise InputError("--format chooses what --out writes: give --out DIR too")
     if args.seats and not args.out:
         raise InputError("--seats adds a section to the report's par sheet: give --out DIR too")
+    _needs_seats(args.seats, table_hands=args.table_hands)
     formats = parse_formats(",".join(FORMATS) if args.format is None else args.format)
     quiet = args.json or args.quiet
     words = args.words or ("patterns" if args.max_lines is not None else "shapes")
     if args.out:
         usable_directory(Path(args.out))
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet,
-                                      words, args.max_lines, args.seats, args.table_hands)
+                                      words, args.max_lines, args.seats, args.table_hands or 1_000_000)
         if not args.json:
             print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
     elif args.max_lines is not None:
@@ -745,7 +767,7 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=_seat_range, default=range(0), metavar="N[-M]",
                         help="with --out: the report's par sheet adds a table of N (to M) seats, simulated "
                              "(as edge --seats)")
-    parser.add_argument("--table-hands", type=_hands, default=1_000_000, metavar="H",
+    parser.add_argument("--table-hands", type=_hands, metavar="H",
                         help="with --seats: hands at the table per number of seats (default 10^6)")
     _add_jobs(parser, -1, "processes for --exact (default: all cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar for --exact")

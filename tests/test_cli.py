@@ -1,8 +1,10 @@
 """The command line: every command has help, JSON output follows its schema, bad input exits 2."""
 
 import json
+import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -23,9 +25,11 @@ def test_help_for_every_command() -> None:
 def test_deal_stats_json(capsys) -> None:
     assert main(["deal-stats", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"total_deals", "tian_hu", "flush_tian_hu"}
-    assert data["total_deals"] == 350161812
-    assert all(isinstance(v, int) for v in data.values())
+    counts = {"cards", "jokers", "total_deals", "tian_hu", "flush_tian_hu"}
+    assert set(data) == counts | {"tian_hu_probability", "flush_tian_hu_probability"}
+    assert data["total_deals"] == 350161812 and data["cards"] == 82  # C(82, 6)
+    assert all(isinstance(data[k], int) for k in counts)
+    assert data["tian_hu_probability"] == data["tian_hu"] / data["total_deals"]
 
 
 def test_bonus_json_and_table(capsys) -> None:
@@ -68,6 +72,26 @@ def test_bad_config_exits_2_without_traceback(tmp_path, content: str, fragment: 
     assert result.returncode == 2
     assert fragment in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content, fragment", [(b"\xff\xfe[deck]\n", "is not UTF-8 text"),
+                                               (b"\xef\xbb\xbf[deck]\ndecks = 2\n", "byte-order mark")])
+def test_a_config_file_that_is_not_plain_utf8_exits_2(tmp_path, content: bytes, fragment: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    result = run("deal-stats", "--config", str(path))
+    assert result.returncode == 2 and fragment in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_trainer_port_in_use_exits_2(tmp_path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("train", "--port", str(port), "--config", "configs/reduced-3x4.toml", "--tables",
+                     "strategy_tables/reduced-3x4")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
 
 
 def test_a_reader_that_stops_early_gives_no_traceback() -> None:
@@ -128,8 +152,38 @@ def test_best_reads_the_configurations_own_tables_by_default(tmp_path, monkeypat
     assert main(common + ["--json"]) == 0
     looked_up = json.loads(capsys.readouterr().out)
     assert looked_up["best"] == direct["best"]
+    assert (direct["source"], looked_up["source"]) == ("evaluator", "tables") and looked_up["aim"] == direct["aim"]
     assert [o["ev"] for o in looked_up["options"]] == pytest.approx([o["ev"] for o in direct["options"]], abs=1e-12)
     assert main(common) == 0
     assert f"EVs from the tables in strategy_tables/{config.fingerprint()}" in capsys.readouterr().out
     assert main(common + ["--no-tables"]) == 0
     assert "EVs computed by the evaluator (--no-tables)" in capsys.readouterr().out
+
+
+def test_committed_tables_are_found_by_their_manifest(capsys) -> None:
+    """strategy_tables/reduced-3x4 is not named by its fingerprint: --config alone finds it."""
+    assert main(["best", "13m 22p 23s", "--config", "configs/reduced-3x4.toml"]) == 0
+    assert "EVs from the tables in " in capsys.readouterr().out.splitlines()[-1]
+    assert main(["best", "13m 22p 23s", "--tables", "strategy_tables/reduced-3x4"]) == 2  # the real deck's config
+    assert "run the command with the --config they were solved for" in capsys.readouterr().err
+
+
+def test_best_names_the_solve_it_lacks(tmp_path, monkeypatch, capsys) -> None:
+    """With a bonus bet and no solve of that objective, the hint is `solve --bonus B`; the ting never hints."""
+    config = tmp_path / "c.toml"
+    config.write_text((Path(__file__).parent.parent / "configs" / "reduced-3x4.toml").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert main(["best", "13m 22p 23s", "--dead", "1p 2s", "--config", str(config), "--bonus", "1"]) == 0
+    assert (f"no finished solve of this configuration with a bonus bet of 1: mahjong-poker solve --config {config} "
+            "--bonus 1 makes one") in capsys.readouterr().out
+    assert main(["best", "13m 2p 3s", "--dead", "1p 2s 4m 3p", "--community", "1s 4s 2m 4p", "--fa", "1", "--config",
+                 str(config), "--bonus", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == ("EVs computed by the evaluator (the tables hold no ting "
+                                                        "decision: it is always computed)")
+
+
+@pytest.mark.parametrize("args", [["edge", "--hands", "10"], ["edge", "--seed", "3"],
+                                  ["chart", "--table-hands", "10", "--config", "configs/reduced-3x4.toml"]])
+def test_table_options_without_seats_are_refused(capsys, args: list[str]) -> None:
+    assert main(args) == 2
+    assert "for the table of seats: give --seats N too" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from solver.cli import main
@@ -29,7 +30,10 @@ def run_json(capsys, *args: str) -> dict:
 
 
 def check_schema(data: dict, stage: str) -> None:
-    assert set(data) == {"stage", "options", "best"} and data["stage"] == stage
+    assert set(data) == {"stage", "options", "best", "source", "aim"} | ({"ting"} if stage == "ting" else set())
+    assert data["stage"] == stage and data["source"] in {"tables", "evaluator"} and data["aim"]
+    if stage == "ting":
+        assert set(data["ting"]) == {"outs", "unseen", "pairs", "winning", "flush"}
     for option in data["options"]:
         assert set(option) == {"action", "discard", "bet", "ev"}
         assert option["action"] in {"claim", "decline", "fold", "bet", "discard"}
@@ -122,6 +126,13 @@ def test_api_and_aim() -> None:
     assert result.aim == "pair 1m, run 23p needs 1p or 4p"
     g = GameConfig().geometry
     assert describe_hold(parse_cards("345s J", g), g) == "run 345s, joker"
+    unseen = np.full(g.n_suited, 3)
+    unseen[parse_cards("1p", g)[0]] = 0
+    assert describe_hold(parse_cards("11m 23p", g), g, unseen) == "pair 1m, run 23p needs 4p (1p all seen)"
+    unseen[parse_cards("4p", g)[0]] = 0
+    assert describe_hold(parse_cards("23p", g), g, unseen) == "run 23p is dead (1p and 4p all seen)"
+    shown = best_play("11m 23p 8m 6s", GameConfig(), dead="57s", shown="111p")
+    assert shown.aim == "pair 1m, run 23p needs 4p (1p all seen)"
 
 
 def test_ting_outs_against_a_naive_count() -> None:
@@ -147,6 +158,7 @@ def test_ting_outs_against_a_naive_count() -> None:
         unseen = remove_cards(tuple(sorted(deck)), tuple(sorted(cards)))
         outs = sum(1 for x in unseen if x != g.joker and naive_level(list(hand + community + (x,)), g, hand_size=4))
         assert result.aim.startswith(f"{outs} outs among {sum(1 for x in unseen if x != g.joker)} unseen cards")
+        assert result.odds["outs"] == outs and result.to_json(g)["ting"] == result.odds
         checked += 1
         with_outs += outs > 0
     assert with_outs >= 3  # the sample is not all dead hands

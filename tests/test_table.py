@@ -143,8 +143,8 @@ def test_best_says_what_a_claimers_cards_change_at_the_draw(capsys) -> None:
     out = capsys.readouterr().out
     assert code == 0
     assert "best: bet F = 1, discard 23p, EV -0.535767" in out
-    assert ("the shown cards change the best play: without them it would be bet F = 1, discard 57s, "
-            "EV -0.779398 with them, 0.243631 worse") in out
+    assert ("the shown cards change the best play: a player who ignored them would bet F = 1, discard 57s "
+            "(EV -0.779398 given them), 0.243631 worse") in out
     alone = best_play("11m 23p 57s", REAL, dead="4m 4s")
     assert alone.options[alone.best].discard == parse_cards("57s", REAL.geometry)
 

@@ -62,6 +62,7 @@ from solver.products.patterns import (
 )
 from solver.products.point_count import Count
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
+from solver.runtime.steps import Steps
 from solver.staged.run import Summary, load_summary
 from solver.tables.files import (
     bounded_stage_a,
@@ -683,9 +684,13 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     its own).
     """
     check_inputs(config, Path(tables))
-    chart = Chart(build_stage_chart("deal", config, tables, exceptions, words),
-                  build_stage_chart("draw", config, tables, exceptions, words),
-                  ting_thresholds(config), ting_outs_table(config))
+    steps = Steps("chart", 2, quiet)
+    stages = []
+    for stage in ("deal", "draw"):
+        with steps.step(f"the {stage}'s lists: reading every situation, searching"):
+            stages.append(build_stage_chart(stage, config, tables, exceptions, words))
+    steps.close()
+    chart = Chart(*stages, ting_thresholds(config), ting_outs_table(config))
     return price_exactly(chart, config, tables, n_jobs, quiet) if exact else chart
 
 
@@ -695,8 +700,8 @@ def check_inputs(config: GameConfig, tables: Path) -> None:
     check_tables(Path(tables), config, Objective())  # whole, and made for this configuration's optimal play
     missing = [path.name for path in (holds_file(Path(tables)), Path(tables) / "draws.parquet") if not path.exists()]
     if missing:  # checked now: the deal's list takes minutes before the draw's would find them missing
-        raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (the committed "
-                         f"real-deck tables leave them out): {solve_command(Path(tables), Objective())} adds them")
+        raise InputError(f"{tables} lacks {' and '.join(missing)}, which the draw's chart reads (committed tables "
+                         f"leave them out: they are large): {solve_command(Path(tables), Objective())} adds them")
     if bounded_stage_a(Path(tables)):
         raise InputError(f"{tables} is a paytable variant bounded by solves of other ting payouts or bets: its "
                          f"holds.parquet has only the rows that could be best, and a chart reads them all; solve "

@@ -48,6 +48,7 @@ from solver.products.chart_count import Fitter, Records, count_path, exact_loss
 from solver.products.chart_lines import StageLines, stage_lines
 from solver.products.patterns import PSEUDO
 from solver.products.point_count import Count
+from solver.runtime.steps import Steps
 
 SHORT_WORDS = "patterns"
 """How a short chart names holds unless told otherwise: card-pattern words, whose lists shorten far better
@@ -279,21 +280,32 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
     that short, the shortest found is taken (the sizes are in the curves' ``shortest``)."""
     directory = Path(tables)
     check_inputs(config, directory)
+    counts = words == "patterns"
+    steps = Steps(f"chart of {max_lines} lines", 2 * (2 + counts) + 1, quiet)
     forms: dict[str, list[_Form]] = {}
     for stage in ("deal", "draw"):
-        path = stage_path(stage, config, directory, words)
-        forms[stage] = [path] + ([count_form(stage, config, path.lines)] if words == "patterns" else [])
+        with steps.step(f"the {stage}'s lists: reading every situation, searching, shortening"):
+            path = stage_path(stage, config, directory, words)
+        forms[stage] = [path]
+        if counts:
+            with steps.step(f"the {stage}'s point counts: fitting"):
+                forms[stage].append(count_form(stage, config, path.lines))
     shortest = tuple(min(((n, (f, n)) for f in forms[stage] for n in f.sample_losses), key=lambda x: x[0])[1]
                      for stage in ("deal", "draw"))
     split = _split(forms["deal"], forms["draw"], max_lines) or shortest
-    stages = [form.stage_chart(config, directory, size, exceptions, words) for form, size in split]
+    stages = []
+    for form, size in split:
+        with steps.step(f"the {form.stage}'s chart of {size} lines: priced over every situation"):
+            stages.append(form.stage_chart(config, directory, size, exceptions, words))
     wording = "rank shapes" if words == "shapes" else "card-pattern words"
     curves = [curve(config, [forms["deal"][0]], [forms["draw"][0]], f"ranked lists in {wording}")]
     if words == "patterns":
         curves += [curve(config, [forms["deal"][1]], [forms["draw"][1]], "point counts"),
                    curve(config, forms["deal"], forms["draw"], "each decision's better form")]
     full = [forms[stage][0] for stage in ("deal", "draw")]
-    reference = tuple(f.stage_chart(config, directory, max(f.snapshots), 0, words) for f in full)
+    with steps.step("the full lists the chart was cut from"):
+        reference = tuple(f.stage_chart(config, directory, max(f.snapshots), 0, words) for f in full)
+    steps.close()
     chart = Chart(stages[0], stages[1], ting_thresholds(config), ting_outs_table(config), curve=curves,
                   max_lines=max_lines, reference=reference)
     return price_exactly(chart, config, directory, n_jobs, quiet) if exact else chart

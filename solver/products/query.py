@@ -13,6 +13,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from solver.errors import InputError
 from solver.game.cards import DeckGeometry, counts_of, format_cards, parse_cards
 from solver.game.combinatorics import remove_cards, submultisets
@@ -20,7 +22,7 @@ from solver.game.config import GameConfig
 from solver.game.hu_plain import hu_level_plain
 from solver.game.objective import Objective
 from solver.game.options import Option, Stage, best_index
-from solver.game.state import State, validate_state
+from solver.game.state import State, unseen_suited, validate_state
 from solver.game.symmetry import Relabelling, canonical, encode, inverse
 from solver.runtime.jit import interpreted
 
@@ -35,12 +37,15 @@ class BestPlay:
     aim: str
     source: str = "evaluator"
     """Where the EVs came from: ``tables`` (a solve's lookup) or ``evaluator`` (computed now)."""
+    odds: dict | None = None
+    """At the ting: the outs and the last two cards' winning pairs (:func:`ting_odds`)."""
     best_unshown: int | None = None
     """With cards other seats showed (``state.shown``): the option that is best without them, as a player
     who ignores them (or a solve's tables) would choose; its EV in ``options`` counts the shown cards."""
 
     def to_json(self, geometry: DeckGeometry) -> dict:
-        """The ``best --json`` object: stage, options (action, discard, bet, ev) and best."""
+        """The ``best --json`` object: stage, options (action, discard, bet, ev), best, where the EVs came from,
+        what the best play's kept cards aim at (at the ting: its odds, also as numbers)."""
         return {
             "stage": self.state.stage.value,
             "options": [
@@ -48,8 +53,11 @@ class BestPlay:
                 for o in self.options
             ],
             "best": self.best,
-        } | ({} if self.best_unshown is None else
-             {"shown": [geometry.card_name(c) for c in self.state.shown], "best_without_shown": self.best_unshown})
+            "source": self.source,
+            "aim": self.aim,
+        } | ({} if self.odds is None else {"ting": self.odds}) | (
+            {} if self.best_unshown is None else
+            {"shown": [geometry.card_name(c) for c in self.state.shown], "best_without_shown": self.best_unshown})
 
 
 def describe_option(option: Option, stage: Stage, geometry: DeckGeometry, throw: str = "discard") -> str:
@@ -72,12 +80,13 @@ def infer_stage(n_hand: int, has_dead: bool, has_community: bool) -> Stage:
         return Stage.DRAW if n_hand == 6 else Stage.TING
     if n_hand == 6:
         return Stage.DEAL
-    raise InputError(f"cannot tell the stage from {n_hand} hand cards: give 6 cards (deal, or draw with --dead), "
-                     "or 4 with --dead and --community (ting)")
+    raise InputError(f"cannot tell the stage from {n_hand} hand card{'' if n_hand == 1 else 's'}: give 6 cards "
+                     "(deal, or draw with --dead), or 4 with --dead and --community (ting)")
 
 
-def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
-    """What a group of kept cards is aiming at, in card-pattern words."""
+def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry, unseen: np.ndarray | None = None) -> str:
+    """What a group of kept cards is aiming at, in card-pattern words; with ``unseen`` (copies left of each
+    card), a run's needed cards of which none is left are named as gone."""
     parts: list[str] = []
     suited = [c for c in cards if c != geometry.joker]
     jokers = len(cards) - len(suited)
@@ -95,15 +104,21 @@ def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry) -> str:
         for b in distinct[i + 1:]:
             if geometry.suit_of(a) != geometry.suit_of(b) or b - a > 2 or {a, b} <= in_run:
                 continue
-            if b - a == 2:
-                parts.append(f"run {format_cards((a, b), geometry)} needs {geometry.card_name(a + 1)}")
-            else:
-                ends = [geometry.card_name(x) for x in (a - 1, b + 1)
-                        if 0 <= x < geometry.n_suited and geometry.suit_of(x) == geometry.suit_of(a)]
-                parts.append(f"run {format_cards((a, b), geometry)} needs {' or '.join(ends)}")
+            suit = geometry.suit_of(a)
+            ends = [x for x in (a - 1, b + 1) if 0 <= x < geometry.n_suited and geometry.suit_of(x) == suit]
+            needed = [a + 1] if b - a == 2 else ends
+            parts.append(f"run {format_cards((a, b), geometry)} {_needs(needed, geometry, unseen)}")
     if jokers:
         parts.append("joker" if jokers == 1 else f"{jokers} jokers")
     return ", ".join(parts) if parts else "no pair or partial set"
+
+
+def _needs(cards: list[int], geometry: DeckGeometry, unseen: np.ndarray | None) -> str:
+    """'needs 1p or 4p', leaving out (and naming) the cards of which no copy is left unseen."""
+    live = [c for c in cards if unseen is None or unseen[c] > 0]
+    gone = [geometry.card_name(c) for c in cards if c not in live]
+    text = f"needs {' or '.join(geometry.card_name(c) for c in live)}" if live else "is dead"
+    return text + (f" ({' and '.join(gone)} all seen)" if gone else "")
 
 
 def best_play(hand: str, config: GameConfig, stage: str | None = None, dead: str = "", community: str = "",
@@ -163,17 +178,19 @@ def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], 
     # the suits happen to be labelled, and matches the solve's (which works on canonical states).
     options, best = _relabel(options, best_index(options), inverse(mapping), state)
     if state.stage == Stage.TING:
-        return BestPlay(state, options, best, describe_ting(c_state, config, outcomes), source)
+        odds = ting_odds(c_state, config, outcomes)
+        return BestPlay(state, options, best, describe_ting(odds), source, odds=odds)
     kept = remove_cards(state.hand, options[best].discard)
-    return BestPlay(state, options, best, describe_hold(kept, geometry), source)
+    unseen = unseen_suited(state.hand + state.dead + state.shown + state.community, config)
+    return BestPlay(state, options, best, describe_hold(kept, geometry, unseen), source)
 
 
-def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, float, int]) -> str:
-    """The ting decision in the chart's terms: the outs (unseen cards that complete a hu using a hand
-    card with any second card) and the exact chance that the last two cards win (from the state's
+def ting_odds(state: State, config: GameConfig, outcomes: tuple[int, int, float, int]) -> dict:
+    """The ting decision in the chart's terms: the ``outs`` (unseen cards that complete a hu using a hand card
+    with any second card) among the ``unseen`` suited cards, and of the ``pairs`` the last two cards can be,
+    the ``winning`` ones and the ``flush`` wins among them (from the state's
     :func:`solver.evaluator.api.ting_state_outcomes`)."""
     from solver.game.hu import hu_level_with_hand
-    from solver.game.state import unseen_suited
 
     geometry = config.geometry
     hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)
@@ -185,8 +202,15 @@ def describe_ting(state: State, config: GameConfig, outcomes: tuple[int, int, fl
             outs += int(unseen[card]) if hu_level_with_hand(hand, community, geometry) else 0
             community[card] -= 1
     n_hu, n_flush, _, total = outcomes
-    return (f"{outs} outs among {int(unseen.sum())} unseen cards; the last two cards win with probability "
-            f"{(n_hu + n_flush) / total:.4f} ({n_hu + n_flush} of {total} pairs, {n_flush} with a flush hu)")
+    return {"outs": outs, "unseen": int(unseen.sum()), "pairs": int(total), "winning": int(n_hu + n_flush),
+            "flush": int(n_flush)}
+
+
+def describe_ting(odds: dict) -> str:
+    """:func:`ting_odds` in words, with the exact chance that the last two cards win."""
+    return (f"{odds['outs']} outs among {odds['unseen']} unseen cards; the last two cards win with probability "
+            f"{odds['winning'] / odds['pairs']:.4f} ({odds['winning']} of {odds['pairs']} pairs, {odds['flush']} "
+            "with a flush hu)")
 
 
 #: The table a deal or a draw decision is read from.

@@ -515,10 +515,16 @@ class Simulation:
             "hands": self.hands, "seed": self.seed, "mean": self.mean, "std_error": self.std_error,
             "ci99": [low, high], "analytic_ev": self.analytic_ev, "analytic_ev_inside": self.agrees,
             "hands_per_second": self.hands / self.seconds if self.seconds else None, "seconds": self.seconds,
-            "outcomes": [{"outcome": o.label(), "count": n, "frequency": n / self.hands,
-                          "probability": self.analytic.get(o, 0.0)}
-                         for o, n in sorted(self.counts.items(), key=lambda kv: -kv[1])],
+            "outcomes": [{"outcome": o.label(), "count": self.counts.get(o, 0),
+                          "frequency": self.counts.get(o, 0) / self.hands, "probability": self.analytic.get(o, 0.0)}
+                         for o in self.outcomes()],
         }
+
+    def outcomes(self) -> list[Outcome]:
+        """Every outcome seen or of positive exact probability (one not seen in the hands played still counts
+        against the solve), the most often seen first, then the likeliest."""
+        possible = set(self.counts) | {o for o, p in self.analytic.items() if p > 0}
+        return sorted(possible, key=lambda o: (-self.counts.get(o, 0), -self.analytic.get(o, 0.0), o.label()))
 
 
 def _batch(seed: int, index: int, n_hands: int, config: GameConfig, strategy: Strategy) -> np.ndarray:

@@ -69,13 +69,22 @@ PROJECT_TABLES = Path(__file__).resolve().parent.parent.parent / "strategy_table
 
 def tables_for(config: GameConfig, objective: Objective) -> Path | None:
     """The finished tables of ``config`` a command uses by default: ``strategy_tables/<fingerprint>`` in the
-    working folder, else the project's own (committed, or solved there), else None.
+    working folder, else the project's own (committed, or solved there), else any other folder of either
+    whose manifest says it was made for this configuration and objective (``strategy_tables/reduced-3x4``,
+    or a user's ``solve --out strategy_tables/NAME``), else None.
 
     Finished means its ``summary.parquet`` is there: a solve writes it last."""
     name = default_directory(config, objective).name
-    for root in (Path("strategy_tables"), PROJECT_TABLES):
+    roots = (Path("strategy_tables"), PROJECT_TABLES)
+    for root in roots:
         if (root / name / "summary.parquet").is_file():
             return root / name
+    wanted = describe(config, objective)
+    for root in roots:
+        for directory in sorted(root.iterdir()) if root.is_dir() else ():
+            manifest = read_manifest(directory) if (directory / "summary.parquet").is_file() else None
+            if manifest is not None and all(manifest.get(k) == v for k, v in wanted.items()):
+                return directory
     return None
 
 
@@ -471,6 +480,8 @@ def check_tables(directory: Path, config: GameConfig, objective: Objective,
     reads its index's copy, and checks no other file).
     """
     summary = directory / "summary.parquet"
+    if directory.exists() and not directory.is_dir():
+        raise InputError(f"{directory} is a file, not a table directory: name a finished solve's with --tables")
     if not directory.is_dir():
         raise InputError(f"no table directory {directory}: run {solve_command(directory, objective)} to make "
                          f"one, or name a finished solve's with --tables")
@@ -491,7 +502,9 @@ def check_tables(directory: Path, config: GameConfig, objective: Objective,
         differing = sorted(k for k in wanted if found.get(k) != wanted[k])
         if differing:
             problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
-            raise InputError(f"tables in {directory} were made for another solve: {problem} (its {name})")
+            hint = ("; run the command with the --config they were solved for (it is in their manifest.json)"
+                    if "fingerprint" in differing else "")
+            raise InputError(f"tables in {directory} were made for another solve: {problem} (its {name}){hint}")
 
 
 def lookup(path: Path, key: int, extra: list[tuple[str, Any]] | None = None) -> dict[str, Any] | None:
