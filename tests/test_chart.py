@@ -514,3 +514,29 @@ def test_a_list_searched_on_a_sample_is_priced_over_every_situation(two_suit_tab
     assert len(pq.read_table(two_suit_tables / "draws.parquet", columns=["key"])) > 200
     assert part.loss == pytest.approx(_replay(part, TWO_SUITS, two_suit_tables), abs=1e-12)
     assert part.loss >= 0 and sum(r.coverage for r in part.rules) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_each_situations_first_two_lines_follow_moves_and_drops() -> None:
+    """The search's bookkeeping (``_FirstTwo``: each situation's first two available lines, updated for the
+    situations a moved or dropped line touches) against a plain sort of each situation's lines."""
+    from solver.products.chart import _FirstTwo
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        n, m = int(rng.integers(1, 200)), int(rng.integers(1, 40))
+        present = rng.random((n, m)) < rng.uniform(0.02, 0.5)
+        order = [int(x) for x in rng.permutation(m)[:int(rng.integers(1, m + 1))]]
+        two, gone = _FirstTwo(present, order), set()
+        for step in range(12):
+            ranked = [sorted((order.index(e), e) for e in np.flatnonzero(row) if e in order and e not in gone)
+                      for row in present]
+            assert two.first.tolist() == [r[0][1] if r else m for r in ranked]
+            assert two.second.tolist() == [r[1][1] if len(r) > 1 else m for r in ranked]
+            e = int(rng.choice(order))
+            if step % 3 == 2 and e not in gone:
+                gone.add(e)
+                assert two.drop(e).tolist() == np.flatnonzero(present[:, e]).tolist()
+            else:
+                order = [x for x in order if x != e]
+                order.insert(int(rng.integers(0, len(order) + 1)), e)
+                two.reorder(order, e)

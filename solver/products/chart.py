@@ -62,6 +62,7 @@ from solver.products.patterns import (
 )
 from solver.products.point_count import Count
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
+from solver.runtime.jit import kernel
 from solver.runtime.steps import Steps
 from solver.staged.run import Summary, load_summary
 from solver.tables.files import (
@@ -356,15 +357,17 @@ class _FirstTwo:
     """Each situation's first two available entries in a ranked list (``len(present[0])`` where it has
     fewer), kept up to date as entries move or go: moving or dropping entry e changes them only for
     the situations that have e, since the others' entries keep their order. ``holders[e]``: the
-    situations that have entry e, in order (a few of many: a situation has a few of a chart's
-    thousands of entries in rank shapes, so work per entry is over its holders only)."""
+    situations that have entry e, in order; each situation's own entries are kept too (a few of a chart's
+    thousands in rank shapes), so that finding its first two reads those few, not every entry."""
 
     def __init__(self, present: np.ndarray, order: list[int]) -> None:
-        self.present = present
         self.none = present.shape[1]
-        rows, columns = np.nonzero(present)
+        rows, columns = np.nonzero(present)  # row by row: each situation's entries, together
+        self.row_start = np.searchsorted(rows, np.arange(len(present) + 1))
+        self.entries = columns
         by_entry = np.argsort(columns, kind="stable")
         self.holders = np.split(rows[by_entry], np.cumsum(np.bincount(columns, minlength=self.none))[:-1])
+        self.gone = np.zeros(self.none, np.bool_)
         self.place = np.full(self.none + 1, self.none)
         self.place[order] = np.arange(len(order))
         self.first = np.full(len(present), self.none)
@@ -372,25 +375,40 @@ class _FirstTwo:
         self.update(np.arange(len(present)))
 
     def update(self, rows: np.ndarray) -> None:
-        """Find the first two again for ``rows`` (a block at a time: a chart in rank shapes has thousands
-        of entries)."""
-        for block in range(0, len(rows), ROW_BLOCK):
-            self._update(rows[block:block + ROW_BLOCK])
-
-    def _update(self, rows: np.ndarray) -> None:
-        ranked = np.where(self.present[rows], self.place[None, :self.none], self.none)
-        ranked = np.concatenate([ranked, np.full((len(rows), 2), self.none)], axis=1)
-        two = np.argpartition(ranked, 1, axis=1)[:, :2]
-        rank = np.take_along_axis(ranked, two, axis=1)
-        swap = rank[:, 0] > rank[:, 1]
-        two[swap], rank[swap] = two[swap, ::-1], rank[swap, ::-1]
-        self.first[rows] = np.where(rank[:, 0] < self.none, two[:, 0], self.none)
-        self.second[rows] = np.where(rank[:, 1] < self.none, two[:, 1], self.none)
+        """Find the first two again for ``rows``."""
+        _first_two(rows, self.row_start, self.entries, self.place, self.gone, self.none, self.first, self.second)
 
     def reorder(self, order: list[int], moved: int) -> None:
         """The list is now ``order``, in which only ``moved`` changed place."""
         self.place[order] = np.arange(len(order))
         self.update(self.holders[moved])
+
+    def drop(self, entry: int) -> np.ndarray:
+        """Take ``entry`` away from every situation (a line dropped); returns the situations that had it."""
+        had, self.holders[entry] = self.holders[entry], self.holders[entry][:0]
+        self.gone[entry] = True
+        self.update(had)
+        return had
+
+
+@kernel(nogil=True)
+def _first_two(rows, row_start, entries, place, gone, none, first, second):
+    """For each of ``rows``: its two available entries (not ``gone``, placed before ``none``) of the
+    smallest ``place``, by a scan of its own entries (``none`` where it has fewer)."""
+    for r in rows:
+        e1, p1, e2, p2 = none, none, none, none
+        for k in range(row_start[r], row_start[r + 1]):
+            e = entries[k]
+            p = place[e]
+            if gone[e] or p >= none:
+                continue
+            if p < p1:
+                e2, p2 = e1, p1
+                e1, p1 = e, p
+            elif p < p2:
+                e2, p2 = e, p
+        first[r] = e1
+        second[r] = e2
 
 
 def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray,
@@ -458,9 +476,7 @@ def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.n
                 continue
             if weights[taken] @ (values[taken, e, bets[e]] - values[taken, after, bets[after]]) < min_gain:
                 values[:, e] = np.nan
-                had, two.holders[e] = two.holders[e], two.holders[e][:0]
-                two.present[had, e] = False
-                two.update(had)
+                two.drop(e)
                 dropped = True
         if not dropped:
             return values, order, bets

@@ -169,9 +169,7 @@ def _shorten(values: np.ndarray, weights: np.ndarray, best_ev: np.ndarray, order
             return snapshots
         e = int(np.argmin(np.where(candidates, cost, np.inf)))
         dropped[e] = True
-        had, two.holders[e] = two.holders[e], two.holders[e][:0]
-        two.present[had, e] = False
-        two.update(had)
+        two.drop(e)
 
 
 def stage_path(stage: str, config: GameConfig, tables: Path, words: str) -> _Path:
