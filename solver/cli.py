@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from solver.game.objective import Objective
     from solver.products.paytable import TargetRow, VariantRow
 
+TABLE_HANDS = 1_000_000
+"""Hands at the table per number of seats where --seats is given without --hands (--table-hands)."""
+
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="game configuration (TOML); default: docs/rules.md")
@@ -324,7 +327,7 @@ def cmd_edge(args: argparse.Namespace) -> None:
     _needs_seats(args.seats, hands=args.hands, seed=args.seed)
     tables = _tables_or_default(args.tables, config, Objective())
     sheet = par_sheet(config, tables, args.bonus, n_jobs=args.jobs, quiet=args.json or args.quiet,
-                      compare=args.compare, seats=args.seats, table_hands=args.hands or 1_000_000,
+                      compare=args.compare, seats=args.seats, table_hands=args.hands or TABLE_HANDS,
                       seed=1 if args.seed is None else args.seed)
     data = sheet.to_json()
     if args.json:
@@ -715,6 +718,11 @@ def cmd_chart(args: argparse.Namespace) -> None:
     for what the kept cards make), with the curve of loss against length
     per form (docs/chart.md); the report then leads with it and adds the
     full lists for reference.
+
+    Time (real deck, 2 cores, after a full solve: the draw's lists read its
+    draw table): the lists in rank shapes about 4 minutes and 9 GB of
+    memory, in card-pattern words about 3.5 minutes and 6.5 GB; --exact adds
+    a solve of about 4 minutes (docs/performance.md, "The strategy chart").
     """
     from solver.game.objective import Objective
     from solver.products.chart import build_chart, chart_markdown
@@ -734,7 +742,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
     if args.out:
         usable_directory(Path(args.out))
         chart, written = write_report(config, tables, args.out, formats, args.exact, args.jobs, quiet,
-                                      words, args.max_lines, args.seats, args.table_hands or 1_000_000)
+                                      words, args.max_lines, args.seats, args.table_hands or TABLE_HANDS)
         if not args.json:
             print("wrote " + ", ".join(str(p) for p in written), file=sys.stderr)
     elif args.max_lines is not None:
