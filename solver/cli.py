@@ -178,7 +178,7 @@ def cmd_best(args: argparse.Namespace) -> None:
           + (f", F {state.fa_bet:g}" if state.fa_bet else "")
           + (f", bonus bet {state.bonus:g} (EVs include it)" if state.bonus else "")
           + (f", shown by other seats {format_cards(state.shown, geometry)}" if state.shown else ""))
-    order = sorted(range(len(result.options)), key=lambda i: (i != result.best, -result.options[i].ev, i))
+    order = _listing_order([o.ev for o in result.options], result.best)
     rows = []
     for i in order:
         o = result.options[i]
@@ -206,6 +206,18 @@ def cmd_best(args: argparse.Namespace) -> None:
     else:
         print(f"EVs from the tables in {tables}" if result.source == "tables" else
               f"EVs computed by the evaluator ({_not_from_tables(state.stage, tables)})")
+
+
+def _listing_order(evs: list[float], best: int) -> list[int]:
+    """The options as ``best`` lists them: the best first, then by EV, options tied with the one before
+    (to 1e-12) in their own order, so that the tables and the evaluator, whose EVs of tied options differ
+    in the last bits, list them alike."""
+    by_ev = sorted(range(len(evs)), key=lambda i: -evs[i])
+    group, groups = 0, {}
+    for before, i in zip([None, *by_ev], by_ev):
+        group += before is not None and evs[before] - evs[i] > TIE_TOLERANCE
+        groups[i] = group
+    return sorted(range(len(evs)), key=lambda i: (i != best, groups[i], i))
 
 
 def _shown_effect(result: Any, geometry: Any) -> str:

@@ -187,3 +187,12 @@ def test_best_names_the_solve_it_lacks(tmp_path, monkeypatch, capsys) -> None:
 def test_table_options_without_seats_are_refused(capsys, args: list[str]) -> None:
     assert main(args) == 2
     assert "for the table of seats: give --seats N too" in capsys.readouterr().err
+
+
+def test_tied_options_are_listed_in_their_own_order() -> None:
+    """EVs tied to 1e-12 (the tables' and the evaluator's differ in the last bits) keep the options' order."""
+    from solver.cli import _listing_order
+
+    assert _listing_order([1.0, 2.0, 2.0 + 1e-15, 0.5, 2.0 - 1e-15], best=2) == [2, 1, 4, 0, 3]
+    assert _listing_order([1.0, 2.0 - 1e-15, 2.0 + 1e-15, 0.5, 2.0], best=2) == [2, 1, 4, 0, 3]
+    assert _listing_order([1.0, 3.0, 2.0], best=1) == [1, 2, 0]
