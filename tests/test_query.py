@@ -11,7 +11,8 @@ from solver.evaluator.api import Stage, State, evaluate
 from solver.game.cards import format_cards, parse_cards
 from solver.game.config import GameConfig
 from solver.game.options import best_index
-from solver.products.query import best_play, describe_hold
+from solver.game.state import unseen_suited
+from solver.products.query import best_play, describe_hold, unseen_copies
 
 MINI_TOML = "[deck]\nsuits = 2\nranks = 4\ncopies = 2\n"
 MINI = GameConfig(suits=2, ranks=4, copies=2)
@@ -131,6 +132,9 @@ def test_api_and_aim() -> None:
     assert describe_hold(parse_cards("11m 23p", g), g, unseen) == "pair 1m, run 23p needs 4p (1p all seen)"
     unseen[parse_cards("4p", g)[0]] = 0
     assert describe_hold(parse_cards("23p", g), g, unseen) == "run 23p is dead (1p and 4p all seen)"
+    for config in (GameConfig(), GameConfig(decks=2)):  # the aim's copies left, counted without numpy
+        seen = parse_cards("11m 23p 57s J 999m", config.geometry)
+        assert unseen_copies(seen, config.geometry) == unseen_suited(seen, config).tolist()
     shown = best_play("11m 23p 8m 6s", GameConfig(), dead="57s", shown="111p")
     assert shown.aim == "pair 1m, run 23p needs 4p (1p all seen)"
 

@@ -8,12 +8,10 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-import numpy as np
 
 from solver.errors import InputError
 from solver.game.cards import DeckGeometry, counts_of, format_cards, parse_cards
@@ -22,7 +20,7 @@ from solver.game.config import GameConfig
 from solver.game.hu_plain import hu_level_plain
 from solver.game.objective import Objective
 from solver.game.options import Option, Stage, best_index
-from solver.game.state import State, unseen_suited, validate_state
+from solver.game.state import State, validate_state
 from solver.game.symmetry import Relabelling, canonical, encode, inverse
 from solver.runtime.jit import interpreted
 
@@ -84,9 +82,9 @@ def infer_stage(n_hand: int, has_dead: bool, has_community: bool) -> Stage:
                      "(deal, or draw with --dead), or 4 with --dead and --community (ting)")
 
 
-def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry, unseen: np.ndarray | None = None) -> str:
+def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry, unseen: Sequence[int] | None = None) -> str:
     """What a group of kept cards is aiming at, in card-pattern words; with ``unseen`` (copies left of each
-    card), a run's needed cards of which none is left are named as gone."""
+    suited card), a run's needed cards of which none is left are named as gone."""
     parts: list[str] = []
     suited = [c for c in cards if c != geometry.joker]
     jokers = len(cards) - len(suited)
@@ -113,7 +111,16 @@ def describe_hold(cards: tuple[int, ...], geometry: DeckGeometry, unseen: np.nda
     return ", ".join(parts) if parts else "no pair or partial set"
 
 
-def _needs(cards: list[int], geometry: DeckGeometry, unseen: np.ndarray | None) -> str:
+def unseen_copies(seen: tuple[int, ...], geometry: DeckGeometry) -> list[int]:
+    """The copies of each suited card not among ``seen``, without numpy (a table query imports none)."""
+    left = [geometry.copies_in_play] * geometry.n_suited
+    for card in seen:
+        if card < geometry.n_suited:
+            left[card] -= 1
+    return left
+
+
+def _needs(cards: list[int], geometry: DeckGeometry, unseen: Sequence[int] | None) -> str:
     """'needs 1p or 4p', leaving out (and naming) the cards of which no copy is left unseen."""
     live = [c for c in cards if unseen is None or unseen[c] > 0]
     gone = [geometry.card_name(c) for c in cards if c not in live]
@@ -181,7 +188,7 @@ def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], 
         odds = ting_odds(c_state, config, outcomes)
         return BestPlay(state, options, best, describe_ting(odds), source, odds=odds)
     kept = remove_cards(state.hand, options[best].discard)
-    unseen = unseen_suited(state.hand + state.dead + state.shown + state.community, config)
+    unseen = unseen_copies(state.hand + state.dead + state.shown + state.community, geometry)
     return BestPlay(state, options, best, describe_hold(kept, geometry, unseen), source)
 
 
@@ -191,6 +198,7 @@ def ting_odds(state: State, config: GameConfig, outcomes: tuple[int, int, float,
     the ``winning`` ones and the ``flush`` wins among them (from the state's
     :func:`solver.evaluator.api.ting_state_outcomes`)."""
     from solver.game.hu import hu_level_with_hand
+    from solver.game.state import unseen_suited
 
     geometry = config.geometry
     hand, community = counts_of(state.hand, geometry), counts_of(state.community, geometry)
