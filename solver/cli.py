@@ -732,7 +732,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
     full lists for reference.
 
     Time (real deck, 2 cores, after a full solve: the draw's lists read its
-    draw table): the lists in rank shapes about 4 minutes and 9 GB of
+    draw table): the lists in rank shapes 4 to 5.5 minutes and 9 GB of
     memory, in card-pattern words about 3.5 minutes and 6.5 GB; --exact adds
     a solve of about 4 minutes (docs/performance.md, "The strategy chart").
     """

@@ -279,7 +279,8 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
     directory = Path(tables)
     check_inputs(config, directory)
     counts = words == "patterns"
-    steps = Steps(f"chart of {max_lines} lines", 2 * (2 + counts) + 1, quiet)
+    # per decision its lists (and counts); then each decision's chart; then the full lists
+    steps = Steps(f"chart of {max_lines} lines", 2 * (1 + counts) + 2 + 1, quiet)
     forms: dict[str, list[_Form]] = {}
     for stage in ("deal", "draw"):
         with steps.step(f"the {stage}'s lists: reading every situation, searching, shortening"):
@@ -297,7 +298,7 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
             stages.append(form.stage_chart(config, directory, size, exceptions, words))
     wording = "rank shapes" if words == "shapes" else "card-pattern words"
     curves = [curve(config, [forms["deal"][0]], [forms["draw"][0]], f"ranked lists in {wording}")]
-    if words == "patterns":
+    if counts:
         curves += [curve(config, [forms["deal"][1]], [forms["draw"][1]], "point counts"),
                    curve(config, forms["deal"], forms["draw"], "each decision's better form")]
     full = [forms[stage][0] for stage in ("deal", "draw")]
