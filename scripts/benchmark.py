@@ -145,13 +145,16 @@ def case_hold_kernel(args: argparse.Namespace) -> None:
     per hold and per (dead set, live community). ``--tracking`` walks as the forward count does instead
     (the columns with the bonus net's, every dead set's outcome counts at the first fa-hu bet);
     ``--density D`` walks a random share D of each hold's dead sets (the same ones in every run), as a
-    bounded variant's stage A and the tracking walk do; ``--config`` names other payouts of the real deck
-    (more fa-hu bets, say); ``--save FILE`` writes the values (.npy), to compare two versions bit for bit."""
+    bounded variant's stage A and the tracking walk do; ``--above-fold`` leaves out the rows that an upper
+    bound puts below folding, as a solve does (the share it leaves out is printed); ``--config`` names other
+    payouts of the real deck (more fa-hu bets, say); ``--save FILE`` writes the values (.npy), to compare two
+    versions bit for bit."""
     from solver.game.cards import counts_of
     from solver.game.config import DEFAULT_CONFIG, load_config
     from solver.game.payouts import TingConstants
     from solver.staged.classes import extensions
-    from solver.staged.holds import HoldColumns, hold_columns, walk, with_bonus_columns
+    from solver.staged.bounds import FOLD
+    from solver.staged.holds import HoldColumns, hold_columns, walk, walk_above, with_bonus_columns
 
     config = load_config(args.config) if args.config else DEFAULT_CONFIG
     geometry = config.geometry
@@ -163,7 +166,13 @@ def case_hold_kernel(args: argparse.Namespace) -> None:
         columns = hold_columns(counts_of(hold, geometry), config, constants)
         return with_bonus_columns(columns, config) if args.tracking else columns
 
+    left_out = []
+
     def walked_values(columns: HoldColumns, dead: np.ndarray) -> np.ndarray:
+        if args.above_fold:
+            values, below = walk_above(columns, dead, config, constants, FOLD)
+            left_out.append(below.mean())
+            return values
         if not args.tracking:
             return walk(columns, dead, config, constants)
         first_bet = np.zeros(len(dead), np.int64)
@@ -191,9 +200,13 @@ def case_hold_kernel(args: argparse.Namespace) -> None:
     result = {"holds": len(holds), "tracking": args.tracking, "density": args.density,
               "columns_s_per_hold": statistics.median(build), "walk_s_per_hold": statistics.median(walked),
               "walk_ns_per_community": statistics.median(per_community)}
+    if args.above_fold:
+        result["rows_left_out"] = float(np.mean(left_out[-len(holds):]))
     print(json.dumps(result) if args.json else f"{len(holds)} holds: columns {result['columns_s_per_hold']:.4f} s, "
           f"walk {result['walk_s_per_hold']:.4f} s per hold, {result['walk_ns_per_community']:.3f} ns per (dead set, "
-          f"live community) (medians of {args.repeats})")
+          f"live community) (medians of {args.repeats})" + (
+              f"; {result['rows_left_out']:.1%} of each hold's rows left out below folding, on average"
+              if args.above_fold else ""))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -907,6 +920,8 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--tracking", action="store_true", help="the forward count's tracking walk")
     sub.add_argument("--density", type=float, default=1.0, help="the share of each hold's dead sets walked")
     sub.add_argument("--config", help="a TOML configuration of the real deck (default: the rules')")
+    sub.add_argument("--above-fold", action="store_true",
+                     help="leave out the rows an upper bound puts below folding, as a solve does")
     sub.add_argument("--save", metavar="FILE", help="save the values (.npy), to compare two versions")
 
     sub = case("evaluator-kernel", case_evaluator_kernel)

@@ -283,6 +283,11 @@ def cmd_solve(args: argparse.Namespace) -> None:
     folder (about 2.7 GB for the real deck): every hold's columns, so a later
     solve of the same deck under other ting payouts or bet sizes builds none,
     and the rows stages B and C look up, so a later solve finds none.
+    Stage A leaves out the (hold, dead cards) rows that an upper bound proves
+    cannot beat folding (about 60% of them on the real deck): no decision
+    reads their values, so the figures and tables are the same, but for
+    those rows of holds.parquet. --whole walks them too; chart and paytable
+    walk them once when they need them (docs/algorithm.md).
     """
     from solver.staged.run import solve
 
@@ -291,7 +296,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
         raise InputError("--scheduler is for --backend dask")
     summary = solve(config, args.out, bonus=args.bonus, restriction=args.restriction, n_jobs=args.jobs,
                     backend=args.backend, scheduler=args.scheduler, quiet=args.quiet or args.json, force=args.force,
-                    column_store=args.column_store)
+                    column_store=args.column_store, whole=args.whole)
     if args.json:
         print(json.dumps(summary.to_json()))
         return
@@ -513,7 +518,11 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
     parser.add_argument("--column-store", action="store_true",
-                        help="read and keep the payout-free columns and rows in the cache (about 2.7 GB, real deck)")
+                        help="read and keep the payout-free columns and rows in the cache (about 2.7 GB, real deck); "
+                             "stage A is then walked whole")
+    parser.add_argument("--whole", action="store_true",
+                        help="walk every stage-A row, also those that cannot beat folding, which a solve leaves out "
+                             "(its figures are the same): what chart and paytable read, and make whole themselves")
 
 
 def _add_best_arguments(parser: argparse.ArgumentParser) -> None:

@@ -471,7 +471,7 @@ def test_stage_a_chunks_written_before_the_ting_wins_are_walked_again(solved: di
         raise KeyboardInterrupt
 
     monkeypatch.setattr(run, "_holds_table", lambda *args: real_table(*args).drop_columns(["ting_wins"]))
-    monkeypatch.setattr(run, "_holds_tag", lambda bounds: bounds)
+    monkeypatch.setattr(run, "_holds_tag", lambda bounds, above_fold=False: bounds)
     monkeypatch.setattr(run, "write_parts", stop)
     with pytest.raises(KeyboardInterrupt):
         solve(MID, tmp_path / "resumed", n_jobs=1, quiet=True, index=False)

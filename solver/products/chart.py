@@ -64,8 +64,9 @@ from solver.products.point_count import Count
 from solver.render.document import Block, Bullets, Heading, Paragraph, Table, to_markdown
 from solver.runtime.jit import kernel
 from solver.runtime.steps import Steps
-from solver.staged.run import Summary, load_summary
+from solver.staged.run import Summary, load_summary, solve
 from solver.tables.files import (
+    bound_below_folding,
     bounded_stage_a,
     check_tables,
     holds_file,
@@ -699,7 +700,7 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     loses more). With ``exact`` the whole chart is also priced exactly (``chart_exact``: a solve of
     its own).
     """
-    check_inputs(config, Path(tables))
+    check_inputs(config, Path(tables), n_jobs, quiet)
     steps = Steps("chart", 2, quiet)
     stages = []
     for stage in ("deal", "draw"):
@@ -710,9 +711,10 @@ def build_chart(config: GameConfig, tables: Path | str, exceptions: int = 10, ex
     return price_exactly(chart, config, tables, n_jobs, quiet) if exact else chart
 
 
-def check_inputs(config: GameConfig, tables: Path) -> None:
+def check_inputs(config: GameConfig, tables: Path, n_jobs: int = -1, quiet: bool = True) -> None:
     """Refuse tables a chart cannot read: not whole, not this configuration's, without the holds and
-    draws tables, or a bounded paytable variant."""
+    draws tables, or a bounded paytable variant. A solve whose stage A left out the rows that cannot beat
+    folding has them walked first (a chart's lines may play them): once, on ``n_jobs`` processes."""
     check_tables(Path(tables), config, Objective())  # whole, and made for this configuration's optimal play
     missing = [path.name for path in (holds_file(Path(tables)), Path(tables) / "draws.parquet") if not path.exists()]
     if missing:  # checked now: the deal's list takes minutes before the draw's would find them missing
@@ -722,6 +724,12 @@ def check_inputs(config: GameConfig, tables: Path) -> None:
         raise InputError(f"{tables} is a paytable variant bounded by solves of other ting payouts or bets: its "
                          f"holds.parquet has only the rows that could be best, and a chart reads them all; solve "
                          f"--config it into another directory to chart it")
+    if bound_below_folding(Path(tables)):  # a chart's lines may play rows that cannot beat folding: walked once
+        source = holds_file(Path(tables)).parent
+        if source != Path(tables):
+            raise InputError(f"{tables} reads the stage A of {source}, which leaves out the rows that cannot beat "
+                             f"folding: run mahjong-poker solve --whole (with its --config) --out {source} first")
+        solve(config, tables, n_jobs=n_jobs, quiet=quiet, index=False, whole=True)
 
 
 def price_exactly(chart: Chart, config: GameConfig, tables: Path | str, n_jobs: int = -1, quiet: bool = True

@@ -277,7 +277,7 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
     (``Chart.curve``); and with ``exact`` its exact price from a solve that follows it. Where nothing is
     that short, the shortest found is taken (the sizes are in the curves' ``shortest``)."""
     directory = Path(tables)
-    check_inputs(config, directory)
+    check_inputs(config, directory, n_jobs, quiet)
     counts = words == "patterns"
     # per decision its lists (and counts); then each decision's chart; then the full lists
     steps = Steps(f"chart of {max_lines} lines", 2 * (1 + counts) + 2 + 1, quiet)

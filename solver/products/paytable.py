@@ -37,6 +37,8 @@ import io
 import itertools
 import json
 import os
+import sys
+import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -46,13 +48,21 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from solver.errors import InputError
-from solver.game.config import PAYOUT_KEYS, STEP11_PAYOUTS, GameConfig, validate
+from solver.game.config import PAYOUT_KEYS, STEP11_PAYOUTS, GameConfig, config_from_dict, validate
 from solver.game.objective import Objective
 from solver.game.payouts import TingConstants, sums_exact
 from solver.runtime.parallel import work_processes
 from solver.staged.bounds import find_bounds, recorded_bounds, whole_stage_a
 from solver.staged.summary import Summary
-from solver.tables.files import bounded_stage_a, default_directory, holds_file, read_metadata, recorded_source
+from solver.tables.files import (
+    bound_below_folding,
+    bounded_stage_a,
+    default_directory,
+    holds_file,
+    read_manifest,
+    read_metadata,
+    recorded_source,
+)
 
 #: The most variants whose stage A is walked together: a leaf's cost per variant falls with each one
 #: added up to about eight, and little further (docs/performance.md, "Ting-payout variants walked together").
@@ -184,7 +194,8 @@ class VariantSolver:
         if for_pricing and holds_from is None and not recorded_source(directory)[0]:  # begun: as it began
             bounds = None
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
-                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False, bounds=bounds)
+                        quiet=self.quiet, holds_from=holds_from, column_store=store, index=False, bounds=bounds,
+                        whole=True)
         return self._solved(config, summary)
 
     def _plan(self, config: GameConfig) -> tuple[Path, Path | None, bool | Path]:
@@ -383,9 +394,26 @@ class VariantSolver:
         holds fingerprint reads it and one of its ting fingerprint prices it, so that a later run, or a
         target's search, never walks again what an earlier one walked."""
         for manifest in sorted(root.glob("*/manifest.json")):
+            self._make_whole(manifest.parent)
             found = whole_stage_a(manifest.parent)
             if found is not None:
                 self.share(manifest.parent, found)
+
+    def _make_whole(self, directory: Path) -> None:
+        """Walk the rows a finished solve of optimal play in ``directory`` left out below folding (a plain
+        ``solve`` leaves them out), so that its stage A is whole: the variants' bounds and pricing read every
+        row. Once per solve, a few minutes on the real deck."""
+        from solver.staged.run import solve
+
+        manifest = read_manifest(directory)
+        if not (manifest and manifest.get("restriction") == "optimal" and not manifest.get("bonus")
+                and (directory / "summary.parquet").exists() and bound_below_folding(directory)):
+            return
+        if not self.quiet:
+            print(f"{directory}: walking the stage-A rows its solve left out below folding, for the variants' "
+                  "bounds (once)", file=sys.stderr)
+        solve(config_from_dict(tomllib.loads(manifest["config"])), directory, n_jobs=self.n_jobs,
+              backend=self.backend, scheduler=self.scheduler, quiet=self.quiet, index=False, whole=True)
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it: a
@@ -394,6 +422,7 @@ class VariantSolver:
         holds = directory / "holds.parquet"
         if not holds.exists():
             return
+        self._make_whole(directory)
         key, bounded = config.holds_fingerprint(), bounded_stage_a(directory)
         if bounded and self.column_store is False:  # read only with the bounds, which need the store's rows
             return
@@ -431,7 +460,7 @@ def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path
     # worker killed by Ctrl-C would leave it "leaked", and the tracker would warn of it as the command ends
     tqdm.set_lock(threading.RLock())
     return n, solve(config, directory, n_jobs=n_jobs, quiet=True, holds_from=holds_from, column_store=store,
-                    index=False, bounds=bounds)
+                    index=False, bounds=bounds, whole=True)
 
 
 def _describe(payouts: dict[str, Any]) -> str:

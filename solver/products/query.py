@@ -237,7 +237,7 @@ def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
 
 
 def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
-    from solver.tables.files import bounded_stage_a, check_tables, lookup, solve_command
+    from solver.tables.files import bound_below_folding, bounded_stage_a, check_tables, lookup, solve_command
     from solver.tables.index import IndexDamaged, open_index
 
     # The index answers without pyarrow. It is built only for tables made for this solve (checked from
@@ -256,7 +256,7 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
             raise InputError(f"{directory} has no {table}.parquet (the solve's large table, not committed): "
                              f"run {solve_command(directory, Objective(state.bonus))} to make it")
         row = lookup(directory / f"{table}.parquet", key)
-        if row is None:
+        if row is None or row.get("bound"):  # a row left out below folding holds a bound, not its value
             return None
         return tuple(row["evs"]) if table == "holds" else (row["ev"], row["ev_dd"])
 
@@ -266,8 +266,8 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
             with contextlib.suppress(IndexDamaged):  # deleted, to be built again; the parquet files answer
                 found = index.lookup(table, key)
         found = found if found is not None else from_parquet(table, key)
-        if found is None and table == "holds" and bounded_stage_a(directory):
-            raise _NotWalked  # a bounded variant's stage A: the evaluator answers
+        if found is None and table == "holds" and (bounded_stage_a(directory) or bound_below_folding(directory)):
+            raise _NotWalked  # a bounded variant's stage A, or a row left out below folding: the evaluator answers
         if found is None:
             raise InputError(f"the tables in {directory} lack a state every solve holds: they are damaged")
         return found
@@ -279,7 +279,7 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
 
 
 class _NotWalked(Exception):
-    """A hold a bounded variant did not walk (it could be no state's best)."""
+    """A hold a bounded variant did not walk (it could be no state's best), or one that cannot beat folding."""
 
 
 def _deal_options(state: State, config: GameConfig, values: Callable[[str, int], tuple[float, ...]]) -> list[Option]:

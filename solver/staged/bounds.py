@@ -146,14 +146,14 @@ def _solved_stage_a(directory: Path, bounded: bool) -> GameConfig | None:
     import pyarrow.parquet as pq
 
     from solver import __version__
-    from solver.tables.files import FORMAT, bounded_stage_a, read_manifest
+    from solver.tables.files import FORMAT, bound_below_folding, bounded_stage_a, read_manifest
 
     found = read_manifest(directory)
     if not found or found.get("bonus") or found.get("restriction") != "optimal" or found.get("holds_from") \
             or found.get("format") != FORMAT or found.get("version") != __version__:  # another version's walk
         return None
     if not ((directory / "summary.parquet").exists() and (directory / "holds.parquet").exists()) \
-            or bounded_stage_a(directory) != bounded:
+            or bounded_stage_a(directory) != bounded or bound_below_folding(directory):  # bounds stand in for rows
         return None
     try:
         if "ting_wins" not in pq.read_schema(directory / "holds.parquet").names:  # written before the wins

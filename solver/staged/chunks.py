@@ -34,11 +34,11 @@ from solver.tables.files import describe, file_metadata, read_metadata, write_ta
 #: Items per chunk of each stage: holds (A, the tracking walk), six-card hands (B), first holds (C). Small
 #: enough that an interruption loses little and the progress bar moves, large enough that the per-chunk cost
 #: (dispatch, one file) does not matter.
-CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8, "store": 8, "rows": 256, "best": 8}
+CHUNK_ITEMS = {"holds": 4, "draws": 256, "firsts": 16, "tracking": 8, "store": 8, "rows": 256, "best": 8, "whole": 8}
 STAGE_NAMES = {"holds": "stage A (holds)", "draws": "stage B (draws)", "firsts": "stage C (first holds)",
                "deals": "stage D (deals)", "tracking": "outcome counts", "outcomes": "forward count",
                "store": "column store (holds)", "rows": "column store (stage B's rows)",
-               "best": "the bounding solve's best rows"}
+               "best": "the bounding solve's best rows", "whole": "stage A's rows below folding"}
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,13 @@ class SolveJob:
     bounds: str = ""
     """For a variant bounded by solves of other ting payouts or fa-hu bets (:mod:`solver.staged.bounds`): those, as
     recorded; stage A then walks only the keys saved in ``chunks/holds-needed.npy``."""
+    above_fold: bool = False
+    """Stage A leaves out the rows that cannot beat folding: an upper bound puts their every bet below it
+    (:func:`solver.staged.holds.walk_above`). That bound stands in for their values (``bound`` in
+    ``holds.parquet``), which no later stage of the solve reads: each state's best beats folding or is
+    folding. ``completes``: stage A walks only those rows of the stage A there (its keys saved in
+    ``chunks/holds-bound.npy``), to make it whole."""
+    completes: bool = False
 
     def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,
                 also: tuple[TingConstants, ...] = ()) -> HoldColumns:

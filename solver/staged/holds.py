@@ -929,7 +929,7 @@ def _write_tracked(row, s11_hu, s11_flush, rest, t2, sums):
 @kernel(nogil=True)
 def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet,
           track_min, tracking, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded,
-          bonus_bet, coef_table, base, out, scratch):
+          bonus_bet, coef_table, base, floor, below, out, scratch):
     """Value (or, ``tracking``, count the outcomes of) one hold against each dead set of ``dead_rows``.
 
     ``dead_rows``: sorted rows of four type indices, jokers (index ``n_suited``) last, in increasing
@@ -938,15 +938,18 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     no bonus bet, share each leaf's weights, W and Wf; ``excluded[k, :n_excluded[k]]``: the communities
     variant k's payouts leave out). Values: ``out[k, r]`` as :func:`walk` returns them. Tracking (one
     variant): ``out[0, r]`` holds :data:`TRACK_COLUMNS` for bet ``track_bet[r]`` (only the smallest ting
-    multiple when ``track_min[r]``). ``scratch``: the work arrays (:func:`_walk_scratch`). Every array is the
-    caller's, so the walk hands its helpers unowned ones (:func:`solver.runtime.jit.unowned`).
+    multiple when ``track_min[r]``). With a ``floor`` above -inf (one variant, no bonus bet, values), a row
+    whose every bet an upper bound proves below ``floor`` is not walked (:func:`_bound_group`): ``below[r]``
+    is set and ``out[0, r]`` holds that bound. ``scratch``: the work arrays (:func:`_walk_scratch`). Every
+    array is the caller's, so the walk hands its helpers unowned ones (:func:`solver.runtime.jit.unowned`).
     """
     (acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet, track_min,
-     fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded, coef_table, out) = unowned(
+     fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded, coef_table, below, out) = unowned(
         (acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flush, pool, dead_rows, track_bet,
-         track_min, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded, coef_table, out))
+         track_min, fa_bets, c_fa, hu_pays, flush_pays, p1, pf1, m_min, m_max, excluded, n_excluded, coef_table, below,
+         out))
     (w_lv, q_lv, qb_lv, lin_lv, linb_lv, built, needed, no_level, no_bonus, no_lin, no_linb, no_a, types, counts, sums,
-     inputs) = unowned(scratch)
+     inputs, bound_rows) = unowned(scratch)
     n_suited = pool.shape[0]
     with_bonus = qb0.shape[0] > 0
     w_lv[0] = w0
@@ -958,7 +961,18 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
     buffered = _buffers_leaf(out.shape[0], fa_bets.shape[1], with_bonus)
     assert inputs.shape[1] == (w0.shape[0] if buffered else 0), "the leaf's buffer as _walk_scratch made it"
     n_pool = pool.sum()
+    below[:] = False
+    group_end = 0
     for r in range(dead_rows.shape[0]):
+        if floor > -np.inf and r >= group_end:
+            group_end = _bound_group(
+                dead_rows, r, floor, (built, needed, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level,
+                                      pair_bonus), (no_level, no_bonus, no_lin, no_linb, no_a),
+                (types, counts, g_hu, g_flush, coef_table, base),
+                (p1[0], pf1[0], m_min[0], m_max[0], c_fa[0], fa_bets[0], hu_pays[0], flush_pays[0]), inputs, bound_rows,
+                below, out[0])
+        if below[r]:
+            continue
         k = _suited_dead(dead_rows, r, n_suited)
         # the leaf: its parent node, and the last dead card added on the fly (the tracking walk's, the third too
         # where few rows share its node)
@@ -966,7 +980,7 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
             _leaves_below(dead_rows, r, n_suited) < NODE_LEAVES_LEAST
         parent = (2 if adds_third else min(k - 1, 3)) if k > 0 else 0
         _descend(dead_rows, r, parent, built, needed, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level,
-                 pair_bonus)
+                 pair_bonus, below)
         a_col, inv_n = no_a, 0.0
         lin_hu, lin_flush, linb = no_lin, no_lin, no_linb
         corr_level, corr_bonus = no_level, no_bonus
@@ -1011,6 +1025,63 @@ def _walk(acount, w0, q0, lin0, qb0, linb0, pair_level, pair_bonus, g_hu, g_flus
             _priced_row(out[v, r], left, fa_bets[v], hu_pays[v], flush_pays[v])
 
 
+#: How far below the floor a row's upper bound must fall for the walk to leave the row out: far above the
+#: rounding of its pricing and stage B's tie tolerance.
+BELOW_MARGIN = 1e-9
+
+
+@kernel(nogil=True)
+def _bound_group(dead_rows, r, floor, nodes, zeros, step11, payouts, inputs, bound_rows, below, out):
+    """Bound the rows from ``r`` on that share its first two dead cards (both suited, and a third): every bet's
+    value at most what the node of those two cards gives at the row's number of cards left, with the row's own
+    step-11 counts (:func:`_priced_row`). Each community's weight, W and Wf only fall as dead cards are added,
+    and its ting gain never falls as W and Wf rise. A row whose every bet that bound puts below ``floor`` is
+    marked ``below``, its bound in ``out``; the node is left unbuilt for the others, whose columns the walk then
+    builds for them alone. Returns the end of the group (``r + 1`` for a row with fewer suited dead cards)."""
+    built, needed, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level, pair_bonus = nodes
+    no_level, no_bonus, no_lin, no_linb, no_a = zeros
+    types, counts, g_hu, g_flush, coef_table, base = step11
+    p1, pf1, m_min, m_max, c_fa, fa_bets, hu_pays, flush_pays = payouts
+    n_suited = pool.shape[0]
+    end = r + 1
+    if _suited_dead(dead_rows, r, n_suited) < 3:
+        return end
+    first, second = dead_rows[r, 0], dead_rows[r, 1]
+    while end < dead_rows.shape[0] and dead_rows[end, 0] == first and dead_rows[end, 1] == second:
+        end += 1
+    _descend(dead_rows, r, 1, built, needed, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level,
+             pair_bonus, below)
+    _step(w_lv[1], q_lv[1], lin_lv[1], qb_lv[1], linb_lv[1], second, acount[second],
+          1.0 / (pool[second] - (1 if second == first else 0)), False, needed, _pairs_of(pair_level, second, n_suited),
+          _pairs_of(pair_bonus, second, n_suited), w_lv[2], q_lv[2], lin_lv[2], qb_lv[2], linb_lv[2])
+    built[2] = -2  # its columns are not built
+    built[3] = -2
+    n_bets = fa_bets.shape[0]
+    n_pool = pool.sum()
+    summed = np.zeros(2, np.bool_)
+    for s in range(r, end):
+        k = _suited_dead(dead_rows, s, n_suited)
+        if k < 3:
+            continue
+        left = n_pool - k
+        j = 4 - k
+        if not summed[j]:
+            _leaf_row(bound_rows[j], w_lv[2], q_lv[2], qb_lv[2], no_lin, no_lin, no_linb, no_level, no_bonus, no_a,
+                      0.0, False, inputs, (left - 4) * (left - 5) / 2.0, p1, pf1, m_min, m_max, c_fa, fa_bets, 0.0)
+            summed[j] = True
+        row = out[s]
+        row[:] = bound_rows[j]
+        n_distinct = _distinct(dead_rows, s, k, types, counts)
+        row[n_bets + 1] = float(_step11(types, counts, n_distinct, g_hu, coef_table, base))
+        row[n_bets + 2] = float(_step11(types, counts, n_distinct, g_flush, coef_table, base))
+        _priced_row(row, left, fa_bets, hu_pays, flush_pays)
+        top = row[0]
+        for b in range(1, n_bets):
+            top = max(top, row[b])
+        below[s] = top < floor - BELOW_MARGIN
+    return end
+
+
 @kernel(inline="always")
 def _buffers_leaf(n_variants, n_bets, with_bonus):
     """Whether the walk's leaf writes each community's weight, W and Wf to a buffer, for several variants or
@@ -1022,14 +1093,15 @@ def _walk_scratch(columns: HoldColumns, n_variants: int, n_bets: int) -> tuple[n
     """:func:`_walk`'s work arrays, made here so that the kernel holds none of its own: each level's weights,
     W and Wf, bonus nets and columns; the cards each level was built for; the columns a node must build;
     zeros for a leaf with no dead card; a dead set's distinct types and counts; a tracked leaf's sums; the
-    buffer of a leaf shared by several variants or bets (:func:`_buffers_leaf`)."""
+    buffer of a leaf shared by several variants or bets (:func:`_buffers_leaf`); a bounded group's rows
+    (:func:`_bound_group`)."""
     n, nb, n_suited = len(columns.w0), len(columns.qb), len(columns.pool)
     buffered = _buffers_leaf(n_variants, n_bets, nb > 0)
     return (np.empty((LEVELS, n)), np.empty((LEVELS, 2, n)), np.empty((LEVELS, nb)),
             np.empty((3, 2, n_suited, n), np.int16), np.empty((3, n_suited, nb)), np.empty(LEVELS, np.int64),
             np.empty(n_suited, np.bool_), np.zeros(n, np.int8), np.zeros(nb, columns.pair_bonus.dtype),
             np.zeros(n, np.int16), np.zeros(nb), np.zeros(n, np.int8), np.empty(4, np.int64), np.empty(4, np.int64),
-            np.empty(7), np.empty((3, n if buffered else 0)))
+            np.empty(7), np.empty((3, n if buffered else 0)), np.empty((2, 2 * n_bets + 4 + WINS_COLUMNS)))
 
 
 @kernel(inline="always")
@@ -1067,7 +1139,7 @@ def _bets_from(values, b0):
 
 @kernel(inline="always")
 def _descend(dead_rows, r, parent, built, needed, w_lv, q_lv, lin_lv, qb_lv, linb_lv, acount, pool, pair_level,
-             pair_bonus):
+             pair_bonus, below):
     """Bring the walk's nodes down to row ``r``'s leaf's ``parent`` (the node of its first ``parent`` dead
     cards): a level is rebuilt from the one above when its card differs from the one ``built`` there."""
     n_suited = pool.shape[0]
@@ -1076,7 +1148,7 @@ def _descend(dead_rows, r, parent, built, needed, w_lv, q_lv, lin_lv, qb_lv, lin
         if built[lev] == card:
             continue
         if lev <= 2:
-            _columns_below(dead_rows, r, lev, n_suited, needed)
+            _columns_below(dead_rows, r, lev, n_suited, needed, below)
         before = _copies_before(dead_rows, r, lev - 1, card)
         _step(w_lv[lev - 1], q_lv[lev - 1], lin_lv[min(lev - 1, 2)], qb_lv[lev - 1], linb_lv[min(lev - 1, 2)],
               card, acount[card], 1.0 / (pool[card] - before), lev <= 2, needed,
@@ -1119,16 +1191,19 @@ def _third_of(dead_rows, r, adds_third, acount, pool, lin_lv, linb_lv, no_a, no_
 
 
 @kernel(inline="always")
-def _columns_below(dead_rows, r, lev, n_suited, needed):
+def _columns_below(dead_rows, r, lev, n_suited, needed, below):
     """Mark in ``needed`` the columns ``L_t`` that the rows from ``r`` on sharing its first ``lev`` dead cards
-    read from the node of those cards or from nodes below it: their later suited dead cards. A bounded or
-    tracking walk's rows are sparse, and building only these saves most of a node's work
-    (docs/performance.md, "Sparse walks: only the columns and nodes their rows read")."""
+    read from the node of those cards or from nodes below it: their later suited dead cards (none of the rows
+    ``below`` a floor, which are not walked). A bounded or tracking walk's rows are sparse, and building only
+    these saves most of a node's work (docs/performance.md, "Sparse walks: only the columns and nodes their
+    rows read")."""
     needed[:] = False
     for s in range(r, dead_rows.shape[0]):
         for j in range(lev):
             if dead_rows[s, j] != dead_rows[r, j]:
                 return
+        if below[s]:
+            continue
         for j in range(lev, dead_rows.shape[1]):
             if dead_rows[s, j] < n_suited:
                 needed[dead_rows[s, j]] = True
@@ -1192,7 +1267,18 @@ def walk(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, consta
     from (:func:`price`: the step-11 hu and flush counts, the ting gain of each F and of the minimum
     bets). With ``track_bet`` (a bet index per row) the :data:`TRACK_COLUMNS` of each row's bet instead
     (``track_min``: only the smallest ting multiple)."""
-    return _walked(columns, dead_rows, config, [constants], track_bet, track_min)[0]
+    return _walked(columns, dead_rows, config, [constants], track_bet, track_min)[0][0]
+
+
+def walk_above(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, constants: TingConstants,
+               floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`walk`'s values, but for the rows that an upper bound proves below ``floor`` at every bet (a row
+    that cannot beat folding, say): those are not walked, and hold that bound (:func:`_bound_group`); and which
+    rows those are. One variant, no bonus bet: a bonus net can rise with dead cards, so nothing bounds it so."""
+    if constants.bonus_bet != 0 or len(constants.fa_bets) > WIDE_BETS:
+        raise ValueError("rows are bounded below a floor only without a bonus bet and with the fused leaf")
+    out, below = _walked(columns, dead_rows, config, [constants], floor=floor)
+    return out[0], below
 
 
 def walk_variants(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig,
@@ -1203,12 +1289,14 @@ def walk_variants(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfi
     its own columns when :func:`sums_exact` holds for every variant; the fa-hu bets must be as many."""
     if len({len(k.fa_bets) for k in variants}) != 1 or any(k.bonus_bet != 0 for k in variants):
         raise ValueError("variants walked together need as many fa-hu bets and no bonus bet")
-    return _walked(columns, dead_rows, config, variants)
+    return _walked(columns, dead_rows, config, variants)[0]
 
 
 def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, variants: list[TingConstants],
-            track_bet: np.ndarray | None = None, track_min: np.ndarray | None = None) -> np.ndarray:
-    """The walk's output for each variant (stacked on the first axis); tracking with ``track_bet``."""
+            track_bet: np.ndarray | None = None, track_min: np.ndarray | None = None, floor: float = -np.inf
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The walk's output for each variant (stacked on the first axis), tracking with ``track_bet``; and the rows
+    left out below ``floor`` (:func:`walk_above`)."""
     geometry = config.geometry
     rows = np.ascontiguousarray(dead_rows, dtype=np.int64)
     tracking = track_bet is not None
@@ -1216,6 +1304,7 @@ def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, var
     track_bet = np.zeros(0) if track_bet is None else track_bet
     track_min = np.zeros(len(track_bet)) if track_min is None else track_min
     out = np.empty((len(variants), len(rows), n_out))
+    below = np.zeros(len(rows), np.bool_)
 
     def stacked(name: str) -> np.ndarray:
         return np.ascontiguousarray([getattr(k, name) for k in variants], dtype=np.float64)
@@ -1226,9 +1315,9 @@ def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, var
           np.ascontiguousarray(track_bet, dtype=np.int64), np.ascontiguousarray(track_min, dtype=np.bool_), tracking,
           stacked("fa_bets"), stacked("c"), stacked("step11_hu"), stacked("step11_flush"), stacked("p1"),
           stacked("pf1"), stacked("m_min"), stacked("m_max"), excluded, n_excluded, variants[0].bonus_bet,
-          binomial_table(geometry.copies_in_play), geometry.n_suited + 1, out,
+          binomial_table(geometry.copies_in_play), geometry.n_suited + 1, float(floor), below, out,
           _walk_scratch(columns, len(variants), len(variants[0].fa_bets)))
-    return out
+    return out, below
 
 
 def _left_out(columns: HoldColumns, variants: list[TingConstants]) -> tuple[np.ndarray, np.ndarray]:

@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache, partial
 from itertools import combinations
@@ -61,6 +62,7 @@ from solver.game.symmetry_kernels import canonical_keys, pattern_powers
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import mark_parent
 from solver.staged.bounds import (
+    FOLD,
     best_rows_path,
     bets_near,
     describe_bounds,
@@ -97,12 +99,23 @@ from solver.staged.forward import (
     outcome_counts,
     sum_exact,
 )
-from solver.staged.holds import WINS_COLUMNS, largest_move, largest_shift, price, walk, walk_variants
+from solver.staged.holds import (
+    WIDE_BETS,
+    WINS_COLUMNS,
+    largest_move,
+    largest_shift,
+    price,
+    walk,
+    walk_above,
+    walk_variants,
+)
 from solver.staged.stages import StateHolds, _draw_values, _first_rows, _first_values, state_holds
 from solver.staged.summary import Summary, load_summary, summarise, write_summary
 from solver.staged.tracking import count_best_rows, tracked
 from solver.tables.files import (
+    BOUND_BELOW_FOLDING,
     TABLE_FILES,
+    bound_below_folding,
     bounded_stage_a,
     default_directory,
     describe,
@@ -143,37 +156,51 @@ def _holds_work(solve: SolveJob | list[SolveJob], holds: np.ndarray) -> pa.Table
     config = solves[0].config
     geometry = config.geometry
     variants = [TingConstants.of(s.config, s.objective.bonus) for s in solves]
-    needed = np.load(solves[0].directory / "chunks" / "holds-needed.npy", mmap_mode="r") if solves[0].bounds \
-        else None
-    keys, values = [], []
+    listed = "needed" if solves[0].bounds else "bound" if solves[0].completes else None
+    needed = np.load(solves[0].directory / "chunks" / f"holds-{listed}.npy", mmap_mode="r") if listed else None
+    above = single and solve.above_fold
+    keys, values, bound = [], [], []
     for hold in holds:
         if needed is None:
             dead = extensions(geometry, tuple(int(c) for c in hold), 4)
             key = _group_keys(hold, dead, geometry.n_types)
-        else:  # a bounded variant: only the rows it needs, in key order (the walk's), the hold's columns only if any
+        else:  # only the rows listed, in key order (the walk's), the hold's columns only if any
             first = _group_keys(hold, np.zeros((1, 0), np.int64), geometry.n_types)[0] * geometry.n_types ** 4
             key = np.asarray(needed[slice(*np.searchsorted(needed, [first, first + geometry.n_types ** 4]))])
             if not len(key):
                 continue
             (dead,) = decode_rows(key % geometry.n_types ** 4, geometry.n_types, (4,))
         columns = solves[0].columns(hold, variants[0], also=tuple(variants[1:]))
-        values.append(walk(columns, dead, config, variants[0])[None] if single else
-                      walk_variants(columns, dead, config, variants))
+        if above:
+            walked, below = walk_above(columns, dead, config, variants[0], FOLD)
+            values.append(walked[None])
+            bound.append(below)
+        else:
+            values.append(walk(columns, dead, config, variants[0])[None] if single else
+                          walk_variants(columns, dead, config, variants))
         keys.append(key)
     n_out = 2 * len(config.fa_hu_bets) + 4 + WINS_COLUMNS
     key = np.concatenate(keys) if keys else np.empty(0, np.int64)
     tables = [_holds_table(key, np.concatenate([v[k] for v in values]) if values else np.empty((0, n_out)),
-                           len(config.fa_hu_bets)) for k in range(len(solves))]
+                           len(config.fa_hu_bets), np.concatenate(bound) if above and bound else
+                           np.zeros(0, bool) if above else None) for k in range(len(solves))]
     return tables[0] if single else tables
 
 
-def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int) -> pa.Table:
+def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int, bound: np.ndarray | None = None) -> pa.Table:
     """Stage A's rows (the walk's values output, see :data:`solver.staged.holds.TRACK_COLUMNS`) as a table:
-    the EVs, and what they are priced from."""
-    return pa.table({"key": keys, "evs": list_column(rows[:, :n_bets]), "ev_minimum_bets": rows[:, n_bets],
-                     "step11": list_column(rows[:, n_bets + 1:n_bets + 3]),
-                     "ting_gains": list_column(rows[:, n_bets + 3:2 * n_bets + 4]),
-                     "ting_wins": list_column(rows[:, 2 * n_bets + 4:])})
+    the EVs, and what they are priced from; with ``bound``, which rows hold upper bounds below folding rather
+    than values (:attr:`solver.staged.chunks.SolveJob.above_fold`)."""
+    columns = {"key": keys, "evs": list_column(rows[:, :n_bets]), "ev_minimum_bets": rows[:, n_bets],
+               "step11": list_column(rows[:, n_bets + 1:n_bets + 3]),
+               "ting_gains": list_column(rows[:, n_bets + 3:2 * n_bets + 4]),
+               "ting_wins": list_column(rows[:, 2 * n_bets + 4:])}
+    return pa.table(columns if bound is None else {**columns, BOUND_COLUMN: bound})
+
+
+BOUND_COLUMN = "bound"
+"""In the ``holds.parquet`` of a solve that left out the rows that cannot beat folding: which rows hold upper
+bounds (every bet below folding) instead of values."""
 
 
 def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Future | None:
@@ -205,12 +232,75 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Futur
                                holds_from, path)
         return None
     paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet,
-                      tag=_holds_tag(solve.bounds))
+                      tag=_holds_tag(solve.bounds, solve.above_fold))
     if not ready:  # else stopped after its arrays, before its table: the table alone
         _save_holds_arrays(solve, pa.concat_tables(
             [_walked_rows(pq.read_table(p, columns=columns).replace_schema_metadata(None)) for p in paths]),
             holds_from, path)
-    return _written_later(path, paths, metadata)
+    bound = solve.above_fold and _any_bound(paths)
+    if bound:
+        metadata = file_metadata(solve.config, solve.objective, {BOUND_BELOW_FOLDING: "true"})
+    return _written_later(path, paths, metadata, keep_bound=bound)
+
+
+def _any_bound(paths: list[Path]) -> bool:
+    """Whether a stage A walked above folding left out any row (its chunks' ``bound`` column): where none was,
+    its table is a whole walk's, without the column."""
+    return any(pq.read_table(p, columns=[BOUND_COLUMN])[BOUND_COLUMN].to_numpy().any() for p in paths)
+
+
+def make_whole(solve: SolveJob, parallel: tuple[str, str | None, int], quiet: bool) -> None:
+    """Walk the rows a finished solve's stage A left out below folding (``holds.parquet``'s ``bound``) and write
+    that table whole, in place: nothing else changes, since no later stage read those rows. What a chart, the
+    bounds of a paytable variant or a solve that prices this stage A need."""
+    path = solve.directory / "holds.parquet"
+    part = pq.read_table(path, columns=["key", BOUND_COLUMN])
+    listed = as_array(part["key"])[as_array(part[BOUND_COLUMN])]
+    del part
+    if not quiet:
+        print(f"walking the {len(listed):,} stage-A rows left out below folding, to make {path} whole",
+              file=sys.stderr)
+    (solve.directory / "chunks").mkdir(exist_ok=True)
+    save_stage_arrays(solve.directory, "holds", {"bound": listed})
+    with _backend(*parallel):
+        paths = run_stage(replace(solve, above_fold=False, completes=True), "whole",
+                          group_classes(solve.config.geometry, 4), _holds_work, (), quiet, tag=_holds_tag(""))
+    walked = [pq.read_table(p, columns=_WHOLE_COLUMNS) for p in paths]
+    walked = pa.concat_tables(walked) if walked else pa.table({name: [] for name in _WHOLE_COLUMNS})
+    if not np.array_equal(as_array(walked["key"]), listed):
+        raise RuntimeError(f"{path}: the rows walked are not those left out")
+    rows = _table_rows(walked, solve.n_bets) if len(listed) else np.empty((0, 2 * solve.n_bets + 4 + WINS_COLUMNS))
+    write_parts(path, _with_walked(pq.ParquetFile(path), rows, solve.n_bets),
+                file_metadata(solve.config, solve.objective))
+    _drop_chunks(solve.directory)
+
+
+_WHOLE_COLUMNS = ["key", "evs", "ev_minimum_bets", "step11", "ting_gains", "ting_wins"]
+
+
+def _with_walked(source: pq.ParquetFile, walked: np.ndarray, n_bets: int) -> Iterator[pa.Table]:
+    """The rows of ``source`` (a stage A above folding), in order, its bound rows replaced by ``walked`` (theirs,
+    in the same order), without the ``bound`` column."""
+    done = 0
+    for batch in source.iter_batches(REPRICE_ROWS):
+        part = pa.Table.from_batches([batch])
+        rows = _table_rows(part, n_bets)
+        bound = as_array(part[BOUND_COLUMN])
+        n = int(bound.sum())
+        rows[bound] = walked[done:done + n]
+        done += n
+        yield _holds_table(as_array(part["key"]), rows, n_bets)
+
+
+def _table_rows(part: pa.Table, n_bets: int) -> np.ndarray:
+    """Stage A's rows as the walk writes them, from a table of them (:func:`_holds_table`'s inverse)."""
+    rows = np.empty((part.num_rows, 2 * n_bets + 4 + WINS_COLUMNS))
+    rows[:, :n_bets] = as_array(part["evs"])
+    rows[:, n_bets] = as_array(part["ev_minimum_bets"])
+    rows[:, n_bets + 1:n_bets + 3] = as_array(part["step11"])
+    rows[:, n_bets + 3:2 * n_bets + 4] = as_array(part["ting_gains"])
+    rows[:, 2 * n_bets + 4:] = as_array(part["ting_wins"])
+    return rows
 
 
 def _save_holds_arrays(solve: SolveJob, table: pa.Table, holds_from: Path | None, path: Path) -> None:
@@ -225,9 +315,16 @@ def _save_holds_arrays(solve: SolveJob, table: pa.Table, holds_from: Path | None
     save_stage_arrays(solve.directory, "holds", {"key": keys, "values": values})
 
 
-def _written_later(path: Path, chunks: list[Path], metadata: dict[bytes, bytes]) -> Future:
-    """``holds.parquet`` written from stage A's ``chunks`` (their walked rows) in a thread of its own."""
-    parts = (_walked_rows(pq.read_table(p).replace_schema_metadata(None)) for p in chunks)
+def _written_later(path: Path, chunks: list[Path], metadata: dict[bytes, bytes], keep_bound: bool = False) -> Future:
+    """``holds.parquet`` written from stage A's ``chunks`` (their walked rows) in a thread of its own; their
+    ``bound`` column (a walk above folding's) kept only where ``keep_bound``."""
+    def part(chunk: Path) -> pa.Table:
+        table = pq.read_table(chunk).replace_schema_metadata(None)
+        if BOUND_COLUMN in table.column_names and not keep_bound:
+            table = table.drop_columns([BOUND_COLUMN])
+        return _walked_rows(table)
+
+    parts = (part(p) for p in chunks)
     pool = ThreadPoolExecutor(1, thread_name_prefix="mahjong-poker-holds")
     writing = pool.submit(write_parts, path, parts, metadata, True)  # keep_same: a committed stage A stays
     pool.shutdown(wait=False)  # the write goes on; the interpreter waits for it before it exits
@@ -260,10 +357,11 @@ def _exact_rows(solve: SolveJob, keys: np.ndarray, values: np.ndarray) -> None:
         values[place, :known.shape[1]] = np.where(np.isnan(known), values[place, :known.shape[1]], known)
 
 
-def _holds_tag(bounds: str) -> str:
+def _holds_tag(bounds: str, above_fold: bool = False) -> str:
     """Stage A's chunk tag: the bounds (empty when whole), after the columns its chunks hold, so that chunks
-    written before the ting wins are walked again rather than merged with newer ones."""
-    return f"ting_wins;{bounds}"
+    written before the ting wins are walked again rather than merged with newer ones; and whether the rows
+    below folding were left out."""
+    return f"ting_wins;{bounds}" + (";above folding" if above_fold else "")
 
 
 def _walked_rows(part: pa.Table) -> pa.Table:
@@ -726,7 +824,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
           restriction: str = "optimal", chart: Policy | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
           holds_from: Path | str | None = None, column_store: bool | Path = False, index: bool = True,
-          bounds: Sequence[Path] | None = None) -> Summary:
+          bounds: Sequence[Path] | None = None, whole: bool = False) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
     Finished chunks already in the directory are kept (a killed solve
@@ -752,6 +850,11 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     (:func:`solver.staged.bounds.find_bounds`); with a column store that keeps
     stage B's rows, stage A walks only the rows that can be a state's best
     (:mod:`solver.staged.bounds`): the same figures, a partial ``holds.parquet``.
+    Without ``whole``, a solve that walks its own stage A with neither a bonus bet, bounds nor a column store
+    leaves out the rows that cannot beat folding (:attr:`solver.staged.chunks.SolveJob.above_fold`): the same
+    figures and tables, but for those rows of ``holds.parquet``. ``whole`` walks every row, and walks those left
+    out of a finished solve in ``directory`` (:func:`make_whole`): what a chart, a variant's bounds or a solve
+    that prices this stage A read.
     Returns the game's summary, also written to ``summary.parquet``.
     """
     start = time.monotonic()
@@ -767,13 +870,19 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
         prepare_directory(directory, config, objective, {"holds_from": str(source) if source else None}, force)
         if _complete(directory, source, quiet, bounded_ok=bounds is not None):
             _drop_chunks(directory)  # a solve stopped after its last table leaves its chunks behind
+            if whole and source is None and bound_below_folding(directory):
+                make_whole(SolveJob(config, objective, directory), (backend, scheduler, n_jobs), quiet)
             return load_summary(directory, config)
         store = _store(config, column_store)
         # only the optimal strategy reads nothing but each state's best (a restriction or a chart reads others)
         bounded = _bounded(config, directory, bounds, store, (backend, scheduler, n_jobs), quiet, source) \
             if (source is None or bounded_stage_a(source)) and objective == Objective() else ""
-        summary = _solve(SolveJob(config, objective, directory, store, bounded), source, start, n_jobs, backend,
-                         scheduler, quiet)
+        above = not (whole or bounded or store is not None or objective.bonus or objective.chart is not None
+                     or len(config.fa_hu_bets) > WIDE_BETS)
+        job = SolveJob(config, objective, directory, store, bounded, above_fold=above)
+        summary = _solve(job, source, start, n_jobs, backend, scheduler, quiet)
+        if whole and source is None and bound_below_folding(directory):  # resumed from a stage A above folding
+            make_whole(job, (backend, scheduler, n_jobs), quiet)
         if index:
             if not quiet:
                 print(f"indexing the tables for best --tables into {index_path(directory).parent}", file=sys.stderr)
@@ -1041,6 +1150,11 @@ def _check_holds_source(source: Path, config: GameConfig, objective: Objective,
     if "ting_wins" not in pq.read_schema(source / "holds.parquet").names:
         raise InputError(f"the holds table in {source} predates the ting wins a stage A keeps: solve it again")
     wanted = describe(config, Objective(objective.bonus))
+    same_rows = found.get("fingerprint") == wanted["fingerprint"] or \
+        _recorded_fingerprint(found, GameConfig.holds_fingerprint) == config.holds_fingerprint()
+    if found.get(BOUND_BELOW_FOLDING) and (objective.chart is not None or not same_rows):
+        raise InputError(f"the holds table in {source} leaves out the rows that cannot beat folding, which this "
+                         f"solve reads: make it whole first (mahjong-poker solve --whole --out {source})")
     differing = sorted(k for k in ("format", "version", "bonus") if found.get(k) != wanted[k])
     if found.get("fingerprint") != wanted["fingerprint"] and (
             _recorded_fingerprint(found, GameConfig.ting_fingerprint) != config.ting_fingerprint()

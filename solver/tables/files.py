@@ -388,6 +388,22 @@ def bounded_stage_a(directory: Path) -> bool:
         return False  # damaged: whoever reads it says so
 
 
+BOUND_BELOW_FOLDING = "bound_below_folding"
+"""Metadata of a ``holds.parquet`` whose walk left out the rows that cannot beat folding: those hold upper bounds,
+marked in its ``bound`` column (:attr:`solver.staged.chunks.SolveJob.above_fold`)."""
+
+
+def bound_below_folding(directory: Path) -> bool:
+    """Whether the stage A ``directory``'s solve reads (:func:`holds_file`) left out the rows that cannot beat
+    folding, holding upper bounds for them: what the solve's own later stages read is exact, but a chart, a
+    variant's bounds or a solve that prices it need it whole (``mahjong-poker solve --whole``)."""
+    path = holds_file(directory)
+    try:
+        return path.exists() and bool(read_metadata(path).get(BOUND_BELOW_FOLDING))
+    except InputError:
+        return False  # damaged: whoever reads it says so
+
+
 def read_metadata(path: Path) -> dict[str, Any]:
     """The ``mahjong_poker`` metadata of a parquet file written here (``InputError`` when the file is
     missing, damaged or not one of ours)."""

@@ -158,6 +158,7 @@ def build_index(directory: Path, path: Path) -> None:
     at ``path``. Keys must be strictly increasing (the solve writes them so); a file that breaks this is
     refused, and the parquet files answer."""
     import numpy as np
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     from solver.tables.files import read_metadata
@@ -166,7 +167,11 @@ def build_index(directory: Path, path: Path) -> None:
     for table, columns in TABLE_COLUMNS.items():
         if f"{table}.parquet" not in _present(directory):
             continue
-        data = pq.read_table(directory / f"{table}.parquet", columns=["key", *columns])
+        source = directory / f"{table}.parquet"
+        bound = "bound" in pq.read_schema(source).names  # rows left out below folding: not indexed, to be computed
+        data = pq.read_table(source, columns=["key", *columns, *(["bound"] if bound else [])])
+        if bound:
+            data = data.filter(pc.invert(data["bound"])).drop_columns(["bound"])
         keys = data["key"].to_numpy()
         if len(keys) > 1 and not (np.diff(keys) > 0).all():
             raise ValueError(f"{table}.parquet: keys are not strictly increasing")

@@ -1,0 +1,141 @@
+"""Stage A above folding: rows an upper bound proves worse than folding are not walked.
+
+The bound (:func:`solver.staged.holds._bound_group`) takes each community's weight, W and Wf at the
+node of a row's first two dead cards, where they are at their largest. Checked against the plain walk:
+every row it walks is the same bit for bit, every row it leaves out is below folding at every bet and
+holds a bound at least its value; and a solve that leaves rows out has every table of a whole solve but
+holds.parquet, which ``whole`` (and a chart, and paytable's bounds) make the whole solve's.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from solver.errors import InputError
+from solver.game.cards import counts_of, format_cards
+from solver.game.config import DEFAULT_CONFIG, GameConfig
+from solver.game.payouts import TingConstants
+from solver.products.chart import check_inputs
+from solver.products.paytable import VariantSolver
+from solver.products.query import best_play
+from solver.staged.bounds import FOLD, whole_stage_a
+from solver.staged.classes import extensions, group_classes
+from solver.staged.forward import decode_rows
+from solver.staged.holds import hold_columns, walk, walk_above
+from solver.staged.run import solve
+from solver.tables.files import bound_below_folding, content_digest
+
+# a small deck whose low payouts leave many rows below folding (185,013 of its 957,174 rows)
+LOW = GameConfig(suits=3, ranks=6, copies=2, jokers=1, fa_hu_ante=0.0, fa_hu=0.5, fa_hu_flush=0.5,
+                 ting_hu_ante=0.0, ting_hu=0.5, ting_hu_flush=0.5)
+TABLES = ("summary.parquet", "outcomes.parquet", "deals.parquet", "draws.parquet", "firsts.parquet",
+          "tracking.parquet")
+
+
+def _check_walk(config: GameConfig, holds: list[tuple[int, ...]]) -> int:
+    """Walk each hold both ways and check what the walk above folding gives; returns how many rows it left."""
+    constants = TingConstants.of(config)
+    n_bets = len(config.fa_hu_bets)
+    left_out = 0
+    for hold in holds:
+        columns = hold_columns(counts_of(hold, config.geometry), config, constants)
+        dead = extensions(config.geometry, hold, 4)
+        exact = walk(columns, dead, config, constants)
+        values, below = walk_above(columns, dead, config, constants, FOLD)
+        assert np.array_equal(values[~below], exact[~below])
+        assert (exact[below, :n_bets] < FOLD).all()
+        assert (values[below, :n_bets] < FOLD).all()
+        priced = np.r_[0:n_bets + 1, n_bets + 3:values.shape[1]]  # values, ting gains and wins: bounds
+        assert (values[below][:, priced] >= exact[below][:, priced]).all()
+        assert np.array_equal(values[below, n_bets + 1:n_bets + 3], exact[below, n_bets + 1:n_bets + 3])  # step 11
+        left_out += int(below.sum())
+    return left_out
+
+
+def test_walk_above_folding_on_the_real_deck():
+    # the first hold of every 270th class: strong ones that leave nothing out, and weak ones
+    holds = [tuple(int(c) for c in h) for h in group_classes(DEFAULT_CONFIG.geometry, 4)[::270]]
+    assert _check_walk(DEFAULT_CONFIG, holds) > 10_000
+
+
+def test_walk_above_folding_on_a_small_deck():
+    holds = [tuple(int(c) for c in h) for h in group_classes(LOW.geometry, 4)[::40]]
+    assert _check_walk(LOW, holds) > 0
+
+
+def test_walk_above_refuses_a_bonus_bet():
+    constants = TingConstants.of(LOW, bonus_bet=1.0)
+    hold = (0, 1, 2, 3)
+    columns = hold_columns(counts_of(hold, LOW.geometry), LOW, constants)
+    with pytest.raises(ValueError, match="bonus"):
+        walk_above(columns, extensions(LOW.geometry, hold, 4), LOW, constants, FOLD)
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("above")
+    solve(LOW, root / "fast", n_jobs=2, quiet=True)
+    solve(LOW, root / "whole", n_jobs=2, quiet=True, whole=True)
+    return root / "fast", root / "whole"
+
+
+def test_a_solve_above_folding_has_the_whole_solves_tables(solved):
+    fast, whole = solved
+    assert bound_below_folding(fast) and not bound_below_folding(whole)
+    bound = pq.read_table(fast / "holds.parquet", columns=["bound"])["bound"].to_numpy()
+    assert bound.sum() == 185_013 and len(bound) == 957_174
+    for name in TABLES:
+        assert content_digest(fast / name) == content_digest(whole / name), name
+    assert whole_stage_a(fast) is None and whole_stage_a(whole) is not None  # no bounds from rows left out
+
+
+def test_a_query_of_a_row_left_out_is_computed(solved):
+    fast, whole = solved
+    rows = pq.read_table(fast / "holds.parquet", columns=["key", "bound"])
+    key = rows["key"].to_numpy()[rows["bound"].to_numpy()][1000]
+    (hold, dead), = zip(*decode_rows(np.array([key]), LOW.geometry.n_types, (4, 4)))
+    # the post-draw state that keeps this hold: its two last dead cards thrown from six, the first two before
+    hand, before = format_cards([*hold, *dead[2:]], LOW.geometry), format_cards(list(dead[:2]), LOW.geometry)
+    from_fast = best_play(hand, LOW, dead=before, tables=fast)
+    from_whole = best_play(hand, LOW, dead=before, tables=whole)
+    assert (from_fast.source, from_whole.source) == ("evaluator", "tables")
+    assert [(o.action, o.discard, o.bet) for o in from_fast.options] == \
+        [(o.action, o.discard, o.bet) for o in from_whole.options]
+    assert np.allclose([o.ev for o in from_fast.options], [o.ev for o in from_whole.options], atol=1e-12, rtol=0)
+    assert from_fast.best == from_whole.best
+
+
+def test_pricing_a_stage_a_above_folding_is_refused(solved):
+    fast, _ = solved
+    with pytest.raises(InputError, match="cannot beat folding"):
+        from dataclasses import replace
+        solve(replace(LOW, fa_hu=0.75), fast.parent / "priced", n_jobs=1, quiet=True, holds_from=fast)
+
+
+def test_whole_walks_the_rows_left_out(solved, tmp_path):
+    fast, whole = solved
+    copy = tmp_path / "fast"
+    shutil.copytree(fast, copy)
+    solve(LOW, copy, n_jobs=2, quiet=True, whole=True)
+    assert not bound_below_folding(copy)
+    for name in ("holds.parquet", *TABLES):
+        assert content_digest(copy / name) == content_digest(whole / name), name
+    assert not (copy / "chunks").exists()
+
+
+@pytest.mark.parametrize("reader", ["chart", "paytable"])
+def test_a_chart_and_paytable_make_the_stage_a_they_read_whole(solved, tmp_path, reader):
+    fast, whole = solved
+    copy = tmp_path / "tables"
+    shutil.copytree(fast, copy)
+    if reader == "chart":
+        check_inputs(LOW, copy, n_jobs=2)
+    else:
+        VariantSolver(n_jobs=2).share(copy, LOW)
+    assert not bound_below_folding(copy)
+    assert content_digest(copy / "holds.parquet") == content_digest(whole / "holds.parquet")
