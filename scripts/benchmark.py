@@ -152,8 +152,8 @@ def case_hold_kernel(args: argparse.Namespace) -> None:
     from solver.game.cards import counts_of
     from solver.game.config import DEFAULT_CONFIG, load_config
     from solver.game.payouts import TingConstants
-    from solver.staged.classes import extensions
     from solver.staged.bounds import FOLD
+    from solver.staged.classes import extensions
     from solver.staged.holds import HoldColumns, hold_columns, walk, walk_above, with_bonus_columns
 
     config = load_config(args.config) if args.config else DEFAULT_CONFIG

@@ -265,31 +265,34 @@ def make_whole(solve: SolveJob, parallel: tuple[str, str | None, int], quiet: bo
     with _backend(*parallel):
         paths = run_stage(replace(solve, above_fold=False, completes=True), "whole",
                           group_classes(solve.config.geometry, 4), _holds_work, (), quiet, tag=_holds_tag(""))
-    walked = [pq.read_table(p, columns=_WHOLE_COLUMNS) for p in paths]
-    walked = pa.concat_tables(walked) if walked else pa.table({name: [] for name in _WHOLE_COLUMNS})
-    if not np.array_equal(as_array(walked["key"]), listed):
-        raise RuntimeError(f"{path}: the rows walked are not those left out")
-    rows = _table_rows(walked, solve.n_bets) if len(listed) else np.empty((0, 2 * solve.n_bets + 4 + WINS_COLUMNS))
-    write_parts(path, _with_walked(pq.ParquetFile(path), rows, solve.n_bets),
+    walked = (pq.read_table(p) for p in paths)  # in key order, one chunk at a time
+    write_parts(path, _with_walked(pq.ParquetFile(path), walked, solve.n_bets),
                 file_metadata(solve.config, solve.objective))
     _drop_chunks(solve.directory)
 
 
-_WHOLE_COLUMNS = ["key", "evs", "ev_minimum_bets", "step11", "ting_gains", "ting_wins"]
-
-
-def _with_walked(source: pq.ParquetFile, walked: np.ndarray, n_bets: int) -> Iterator[pa.Table]:
-    """The rows of ``source`` (a stage A above folding), in order, its bound rows replaced by ``walked`` (theirs,
-    in the same order), without the ``bound`` column."""
-    done = 0
+def _with_walked(source: pq.ParquetFile, walked: Iterator[pa.Table], n_bets: int) -> Iterator[pa.Table]:
+    """The rows of ``source`` (a stage A above folding), in order, its bound rows replaced by those ``walked``
+    (the same rows in the same order, in parts), without the ``bound`` column."""
+    keys, rows = np.empty(0, np.int64), np.empty((0, 2 * n_bets + 4 + WINS_COLUMNS))
     for batch in source.iter_batches(REPRICE_ROWS):
         part = pa.Table.from_batches([batch])
-        rows = _table_rows(part, n_bets)
+        table_rows = _table_rows(part, n_bets)
         bound = as_array(part[BOUND_COLUMN])
         n = int(bound.sum())
-        rows[bound] = walked[done:done + n]
-        done += n
-        yield _holds_table(as_array(part["key"]), rows, n_bets)
+        while len(keys) < n:
+            more = next(walked, None)
+            if more is None:
+                break
+            keys = np.concatenate([keys, as_array(more["key"])])
+            rows = np.concatenate([rows, _table_rows(more, n_bets)])
+        if not np.array_equal(keys[:n], as_array(part["key"])[bound]):
+            raise RuntimeError("the rows walked are not those stage A left out below folding")
+        table_rows[bound] = rows[:n]
+        keys, rows = keys[n:], rows[n:]
+        yield _holds_table(as_array(part["key"]), table_rows, n_bets)
+    if len(keys) or sum(more.num_rows for more in walked):  # chunks of holds with none left out are empty
+        raise RuntimeError("more rows walked than stage A left out below folding")
 
 
 def _table_rows(part: pa.Table, n_bets: int) -> np.ndarray:
