@@ -744,6 +744,8 @@ def cmd_chart(args: argparse.Namespace) -> None:
     draw table): the lists in rank shapes 4 to 5.5 minutes and 9 GB of
     memory, in card-pattern words about 3.5 minutes and 6.5 GB; --exact adds
     a solve of about 4 minutes (docs/performance.md, "The strategy chart").
+    The first chart of a solve walks the rows its first stage left out below
+    folding (about 3 minutes, once; a chart's lines may play them).
     """
     from solver.game.objective import Objective
     from solver.products.chart import build_chart, chart_markdown
