@@ -139,3 +139,12 @@ def test_a_chart_and_paytable_make_the_stage_a_they_read_whole(solved, tmp_path,
         VariantSolver(n_jobs=2).share(copy, LOW)
     assert not bound_below_folding(copy)
     assert content_digest(copy / "holds.parquet") == content_digest(whole / "holds.parquet")
+
+
+def test_a_restricted_strategy_reads_a_stage_a_above_folding(solved, tmp_path):
+    # minimum-bets values every row by its smallest bet and multiple: a bound row's is below folding too
+    fast, whole = solved
+    solve(LOW, tmp_path / "from-fast", restriction="minimum-bets", n_jobs=2, quiet=True, holds_from=fast)
+    solve(LOW, tmp_path / "from-whole", restriction="minimum-bets", n_jobs=2, quiet=True, holds_from=whole)
+    for name in TABLES:
+        assert content_digest(tmp_path / "from-fast" / name) == content_digest(tmp_path / "from-whole" / name), name
