@@ -260,13 +260,16 @@ def _tables_or_default(given: str | None, config: GameConfig, objective: Objecti
 def _not_from_tables(stage: Stage, tables: Path) -> str:
     """Why a query given --tables was answered by the evaluator."""
     from solver.products.query import STAGE_TABLES
-    from solver.tables.files import bounded_stage_a, solve_command
+    from solver.tables.files import bound_below_folding, bounded_stage_a, solve_command
 
     if not (tables / STAGE_TABLES[stage]).exists():
         return f"{tables} lacks {STAGE_TABLES[stage]}, which {solve_command(tables)} adds"
     if stage == Stage.DRAW and bounded_stage_a(tables):
         return ("a paytable variant bounded by solves of other ting payouts or bets keeps only the holds that "
                 "could be best")
+    if stage == Stage.DRAW and bound_below_folding(tables):
+        return ("the solve left out a hold of this hand that cannot beat folding; mahjong-poker solve --whole "
+                "keeps every hold")
     return "the tables hold no such state: the solve never reaches it under optimal play"
 
 

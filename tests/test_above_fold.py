@@ -148,3 +148,18 @@ def test_a_restricted_strategy_reads_a_stage_a_above_folding(solved, tmp_path):
     solve(LOW, tmp_path / "from-whole", restriction="minimum-bets", n_jobs=2, quiet=True, holds_from=whole)
     for name in TABLES:
         assert content_digest(tmp_path / "from-fast" / name) == content_digest(tmp_path / "from-whole" / name), name
+
+
+def test_best_says_why_a_state_holding_a_row_left_out_is_computed(solved, tmp_path, capsys):
+    from solver.cli import main
+
+    fast, _ = solved
+    config = tmp_path / "low.toml"
+    config.write_text("[deck]\nsuits = 3\nranks = 6\ncopies = 2\njokers = 1\n\n[payouts]\nfa_hu_ante = 0.0\n"
+                      "fa_hu = 0.5\nfa_hu_flush = 0.5\nting_hu_ante = 0.0\nting_hu = 0.5\nting_hu_flush = 0.5\n")
+    rows = pq.read_table(fast / "holds.parquet", columns=["key", "bound"])
+    key = rows["key"].to_numpy()[rows["bound"].to_numpy()][1000]
+    (hold, dead), = zip(*decode_rows(np.array([key]), LOW.geometry.n_types, (4, 4)))
+    hand, before = format_cards([*hold, *dead[2:]], LOW.geometry), format_cards(list(dead[:2]), LOW.geometry)
+    assert main(["best", hand, "--dead", before, "--tables", str(fast), "--config", str(config)]) == 0
+    assert "a hold of this hand that cannot beat folding; mahjong-poker solve --whole" in capsys.readouterr().out
