@@ -136,7 +136,10 @@ def test_a_chart_and_paytable_make_the_stage_a_they_read_whole(solved, tmp_path,
     if reader == "chart":
         check_inputs(LOW, copy, n_jobs=2)
     else:
-        VariantSolver(n_jobs=2).share(copy, LOW)
+        solver = VariantSolver(n_jobs=2)
+        solver.share(copy, LOW)
+        assert bound_below_folding(copy)  # not before a variant is about to be solved
+        solver.ready()
     assert not bound_below_folding(copy)
     assert content_digest(copy / "holds.parquet") == content_digest(whole / "holds.parquet")
 

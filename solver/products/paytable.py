@@ -172,6 +172,7 @@ class VariantSolver:
         self._stage_a: dict[str, Path] = {}  # by holds fingerprint: the same stage A, read as it is
         self._walks: dict[str, Path] = {}  # by ting fingerprint: the same walk, priced again
         self._covered: dict[str, Path] = {}  # by holds fingerprint: a bounded walk that took its rows in
+        self._pending: dict[Path, GameConfig] = {}  # solves offered whose stage A left rows out (:meth:`ready`)
         self.solves = 0
 
     def directory(self, config: GameConfig) -> Path:
@@ -189,6 +190,7 @@ class VariantSolver:
         takes about a fifth of a walk, a bounded one a third or more (docs/performance.md)."""
         from solver.staged.run import solve
 
+        self.ready()
         directory, holds_from, store = self._plan(config)
         bounds = self._bounds(config, directory, holds_from)
         if for_pricing and holds_from is None and not recorded_source(directory)[0]:  # begun: as it began
@@ -236,6 +238,7 @@ class VariantSolver:
         its stage A). A round's variants run side by side (:meth:`_side_by_side`), each in a process of
         its own, when the local backend has more than one process for them: a variant's solve has long
         stretches in one process (merging stage A, the forward count's reach), which the others fill."""
+        self.ready()
         labels = list(labels) if labels is not None else [config.fingerprint() for config in configs]
         pending = list({self.directory(c): (n, c) for n, c in enumerate(configs)}.values())
         done: dict[Path, Summary] = {}
@@ -317,6 +320,7 @@ class VariantSolver:
         the group. Their solves then find stage A done. ``progress`` hears, by ``labels``, what bounds leave each."""
         from solver.staged.run import walk_together
 
+        self.ready()
         walkers: dict[str, GameConfig] = {}
         bounded: dict[str, list[GameConfig]] = {}  # walkers a bound leaves more than BOUNDED_SHARE: their pricers
         unsolved = [c for c in configs if not (self.directory(c) / "summary.parquet").exists()]
@@ -394,26 +398,35 @@ class VariantSolver:
         holds fingerprint reads it and one of its ting fingerprint prices it, so that a later run, or a
         target's search, never walks again what an earlier one walked."""
         for manifest in sorted(root.glob("*/manifest.json")):
-            self._make_whole(manifest.parent)
+            if self._left_rows_out(manifest.parent):
+                self.share(manifest.parent, config_from_dict(tomllib.loads(read_manifest(manifest.parent)["config"])))
+                continue
             found = whole_stage_a(manifest.parent)
             if found is not None:
                 self.share(manifest.parent, found)
 
-    def _make_whole(self, directory: Path) -> None:
-        """Walk the rows a finished solve of optimal play in ``directory`` left out below folding (a plain
-        ``solve`` leaves them out), so that its stage A is whole: the variants' bounds and pricing read every
-        row. Once per solve, a few minutes on the real deck."""
+    @staticmethod
+    def _left_rows_out(directory: Path) -> bool:
+        """Whether ``directory`` holds a finished solve of optimal play whose stage A left out the rows below
+        folding (a plain ``solve`` does)."""
+        manifest = read_manifest(directory)
+        return bool(manifest and manifest.get("restriction") == "optimal" and not manifest.get("bonus")
+                    and (directory / "summary.parquet").exists() and bound_below_folding(directory))
+
+    def ready(self) -> None:
+        """Walk the rows that the solves offered (:meth:`share`) left out below folding, so that their stage A
+        is whole: the variants' bounds and pricing read every row. Once per solve, about 3 minutes on the real
+        deck; before the first variant is solved, after every variant has been checked."""
         from solver.staged.run import solve
 
-        manifest = read_manifest(directory)
-        if not (manifest and manifest.get("restriction") == "optimal" and not manifest.get("bonus")
-                and (directory / "summary.parquet").exists() and bound_below_folding(directory)):
-            return
-        if not self.quiet:
-            print(f"{directory}: walking the stage-A rows its solve left out below folding, for the variants' "
-                  "bounds (once)", file=sys.stderr)
-        solve(config_from_dict(tomllib.loads(manifest["config"])), directory, n_jobs=self.n_jobs,
-              backend=self.backend, scheduler=self.scheduler, quiet=self.quiet, index=False, whole=True)
+        for directory, config in list(self._pending.items()):
+            if not self.quiet:
+                print(f"{directory}: walking the stage-A rows its solve left out below folding, for the "
+                      "variants' bounds (once)", file=sys.stderr)
+            solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
+                  quiet=self.quiet, index=False, whole=True)
+            del self._pending[directory]
+            self.share(directory, config)
 
     def share(self, directory: Path, config: GameConfig) -> None:
         """Offer a finished solve's stage A (for example the base's) to the variants that can read it: a
@@ -422,7 +435,9 @@ class VariantSolver:
         holds = directory / "holds.parquet"
         if not holds.exists():
             return
-        self._make_whole(directory)
+        if self._left_rows_out(directory):  # made whole once a variant is about to be solved (:meth:`ready`)
+            self._pending[directory] = config
+            return
         key, bounded = config.holds_fingerprint(), bounded_stage_a(directory)
         if bounded and self.column_store is False:  # read only with the bounds, which need the store's rows
             return
