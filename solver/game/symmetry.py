@@ -138,8 +138,16 @@ def deal_classes(geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
     physical six-card deals (combinations of cards) whose hand is in class
     ``i``: each multiset of card types is drawn ``prod C(copies_in_play, taken)``
     ways (:func:`solver.game.combinatorics.multisets`), and the classes partition
-    the multisets, so the weights sum to C(deck size, 6).
+    the multisets, so the weights sum to C(deck size, 6). Built once per geometry, then read from the
+    disk cache (3 s for the real deck, which the solve would otherwise spend with a core idle).
     """
+    from solver.runtime.diskcache import cached_arrays
+
+    arrays = cached_arrays("deals", geometry, lambda: _build_deal_classes(geometry))
+    return arrays["hands"], arrays["weights"]
+
+
+def _build_deal_classes(geometry: DeckGeometry) -> dict[str, np.ndarray]:
     import numpy as np  # here, not at the top: a table query needs only canonical and encode
 
     from solver.game.symmetry_kernels import canonical_keys
@@ -152,7 +160,7 @@ def deal_classes(geometry: DeckGeometry) -> tuple[np.ndarray, np.ndarray]:
     classes, index = np.unique(codes, return_inverse=True)
     class_weights = np.zeros(len(classes), dtype=np.int64)
     np.add.at(class_weights, index, weights)
-    return _decode(classes, geometry.n_types, 6), class_weights
+    return {"hands": _decode(classes, geometry.n_types, 6), "weights": class_weights}
 
 
 def _decode(codes: np.ndarray, base: int, size: int) -> np.ndarray:
