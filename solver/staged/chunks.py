@@ -101,12 +101,14 @@ def _chunk_done(path: Path, wanted: dict[str, Any]) -> bool:
 
 
 def run_stage(solve: SolveJob | list[SolveJob], stage: str, items: np.ndarray, work: Callable[..., Any], extra: tuple,
-               quiet: bool, tag: str = "") -> list[Path]:
+               quiet: bool, tag: str = "", keep: Callable[[int, pa.Table], None] | None = None) -> list[Path]:
     """Run ``work(solve, items_of_chunk, *extra)`` for every chunk of ``items`` not finished yet, in
     parallel under the current joblib configuration; returns the chunk files in chunk order. ``tag``
     names what the items were made from, when that can differ between runs (chunks of another are redone).
     With a list of solves, ``work`` returns a table for each, written to each one's chunk files (the
-    first one's are returned), and a chunk is done when every one has it."""
+    first one's are returned), and a chunk is done when every one has it. ``keep(index, table)`` is handed
+    each chunk this run makes (the first solve's), as it is written: what the caller needs of it need not be
+    read back from its file (chunks finished by an earlier run are not handed)."""
     from tqdm import tqdm
 
     single = isinstance(solve, SolveJob)
@@ -127,6 +129,8 @@ def run_stage(solve: SolveJob | list[SolveJob], stage: str, items: np.ndarray, w
     for index, tables in results:
         for chunk_paths, meta, table in zip(paths, metadata, [tables] if single else tables):
             write_table(chunk_paths[index], table, meta)
+        if keep is not None:
+            keep(index, tables if single else tables[0])
         bar.update(len(items[index * size:(index + 1) * size]))
     bar.close()
     return paths[0]

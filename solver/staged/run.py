@@ -218,8 +218,8 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Futur
         path.unlink()  # a bounded table lacks rows the arrays need, or is not this solve's kind: again from chunks
     columns = ["key", "evs", "ev_minimum_bets"]
     if path.exists() or (holds_from is not None and _same_stage_a(holds_from, solve.config)):
-        _save_holds_arrays(solve, pq.read_table(path if path.exists() else holds_from / "holds.parquet",
-                                                columns=columns), holds_from, path)
+        _save_holds_arrays(solve, [_holds_arrays(pq.read_table(path if path.exists() else holds_from / "holds.parquet",
+                                                               columns=columns))], holds_from, path)
         return None
     extra = {"bounded_by": solve.bounds, "walked_for": _walking_for(solve)} if solve.bounds else None
     metadata = file_metadata(solve.config, solve.objective, extra)
@@ -228,15 +228,16 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Futur
         write_parts(path, (_walked_rows(_kept_columns(part, columns, kept)) for part in
                            _repriced(solve, holds_from / "holds.parquet")), metadata)
         if not ready:
-            _save_holds_arrays(solve, pa.concat_tables(kept) if kept else pq.read_table(path, columns=columns),
-                               holds_from, path)
+            _save_holds_arrays(solve, [_holds_arrays(t) for t in kept] if kept else
+                               [_holds_arrays(pq.read_table(path, columns=columns))], holds_from, path)
         return None
+    made: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # each chunk's arrays as it comes, not read back
     paths = run_stage(solve, "holds", group_classes(solve.config.geometry, 4), _holds_work, (), quiet,
-                      tag=_holds_tag(solve.bounds, solve.above_fold))
+                      tag=_holds_tag(solve.bounds, solve.above_fold),
+                      keep=None if ready else lambda index, table: made.__setitem__(index, _holds_arrays(table)))
     if not ready:  # else stopped after its arrays, before its table: the table alone
-        _save_holds_arrays(solve, pa.concat_tables(
-            [_walked_rows(pq.read_table(p, columns=columns).replace_schema_metadata(None)) for p in paths]),
-            holds_from, path)
+        _save_holds_arrays(solve, [made.pop(i) if i in made else _holds_arrays(pq.read_table(p, columns=columns))
+                                   for i, p in enumerate(paths)], holds_from, path)
     bound = solve.above_fold and _any_bound(paths)
     if bound:
         metadata = file_metadata(solve.config, solve.objective, {BOUND_BELOW_FOLDING: "true"})
@@ -306,11 +307,22 @@ def _table_rows(part: pa.Table, n_bets: int) -> np.ndarray:
     return rows
 
 
-def _save_holds_arrays(solve: SolveJob, table: pa.Table, holds_from: Path | None, path: Path) -> None:
-    """Stage A's keys and values (``table``'s rows: every row, or a bounded variant's walked ones, then spread
-    over every key) into the arrays ``chunks/holds-*.npy`` that the later stages read."""
-    keys = as_array(table["key"])
-    values = np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
+def _holds_arrays(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+    """The keys and values (each fa-hu bet's EV, then the minimum bets') of a part of stage A's rows, those
+    walked only (:func:`_walked_rows`). Part by part: one array of 25 million rows is several times slower
+    to take from Arrow."""
+    table = _walked_rows(table)
+    return as_array(table["key"]), np.column_stack([as_array(table["evs"]), as_array(table["ev_minimum_bets"])])
+
+
+def _save_holds_arrays(solve: SolveJob, parts: list[tuple[np.ndarray, np.ndarray]], holds_from: Path | None,
+                       path: Path) -> None:
+    """Stage A's keys and values (``parts``, in key order, of :func:`_holds_arrays`: every row, or a bounded
+    variant's walked ones, then spread over every key) into the arrays ``chunks/holds-*.npy`` that the later
+    stages read."""
+    keys = np.concatenate([k for k, _ in parts])
+    values = np.concatenate([v for _, v in parts])
+    del parts[:]
     if solve.bounds:  # the rows walked (its own, or a bounded sibling's, read or priced), spread over every key
         keys, values = _every_row(solve, keys, values, holds_from / "holds.parquet" if holds_from else path)
         _exact_rows(solve, keys, values)
