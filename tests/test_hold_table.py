@@ -323,3 +323,17 @@ def test_on_the_real_deck_a_variant_keeps_fewer_communities_than_the_store() -> 
         built = hold_columns(counts, config, constants)
         assert built.n_live < 0.7 * free.n_live
         _assert_same_columns(built, live_columns(free, constants))
+
+
+@pytest.mark.parametrize("block", [1, 7, 2047])
+def test_the_columns_do_not_depend_on_how_many_communities_are_found_together(block: int) -> None:
+    """Real deck: the columns found in blocks of ``block`` communities (one, a few, one short of the default,
+    so that every block boundary falls elsewhere) are bit for bit the default's, pruned and not, for a
+    jokerless hold (the hand-card rule applies) and one with a joker."""
+    config = GameConfig()
+    constants = TingConstants.of(config)
+    for text in ((0, 0, 10, 11), (0, 1, 9, 27)):
+        counts = counts_of(text, config.geometry)
+        for prune in (True, False):
+            _assert_same_columns(hold_columns(counts, config, constants, prune=prune, block=block),
+                                 hold_columns(counts, config, constants, prune=prune))

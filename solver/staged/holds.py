@@ -169,40 +169,6 @@ def _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, weight_table
 
 
 @kernel(inline="always")
-def _completion_levels(x, keys, table, suits, ranks, cap, powers, jokers, needs, one, one_needs, out):
-    """``out[a, b]`` = plain hu level of X + a + b for every pair of suited types (X = hold + community,
-    suit keys ``keys``), from the suits' packed joker needs (``needs``, ``one``, ``one_needs``: buffers of
-    3 and of the suited types). A pair across two suits changes each suit by one card, so each type's
-    one-card needs are looked up once; only same-suit pairs need a key of their own. The level does not
-    depend on the suits' order. Loops run by suit and rank: no division by the number of ranks."""
-    for s in range(3):
-        needs[s] = _needs_of_key(table, keys[s])
-    for s in range(suits):
-        for r in range(ranks):
-            t = s * ranks + r
-            one[t] = keys[s] + (powers[r] if x[t] + 1 <= cap else 0)
-            one_needs[t] = _needs_of_key(table, one[t])
-    for sa in range(suits):
-        other0 = needs[(sa + 1) % 3]
-        other1 = needs[(sa + 2) % 3]
-        for ra in range(ranks):
-            a = sa * ranks + ra
-            for rb in range(ra, ranks):
-                b = sa * ranks + rb
-                key = one[a] + (powers[rb] if x[b] + 1 + (1 if a == b else 0) <= cap else 0)
-                level = _level_packed(np.int64(table[key]), other0, other1, jokers)  # key >= 0: the suit exists
-                out[a, b] = level
-                out[b, a] = level
-            for sb in range(sa + 1, suits):
-                third = needs[3 - sa - sb]
-                for rb in range(ranks):
-                    b = sb * ranks + rb
-                    level = _level_packed(one_needs[a], one_needs[b], third, jokers)
-                    out[a, b] = level
-                    out[b, a] = level
-
-
-@kernel(inline="always")
 def _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a_counts):
     """Community ``i``: its counts ``comm``, hold plus it ``x``, the pool it leaves ``m``, its distinct
     types and counts, and its number of combinations. Returns (distinct types, combinations), or
@@ -228,11 +194,62 @@ def _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a
     return n_distinct, weight
 
 
+#: Candidate communities whose pair levels and columns are found together, one per vector lane: the
+#: loops over a block run over candidates, so the compiler vectorises them (the block's arrays stay in cache).
+COLUMN_BLOCK = 2048
+
+
+@kernel
+def _block_levels(j0, j1, hold, acount, keys3, table, suits, ranks, cap, powers, jokers, needs, one, pair_level):
+    """The plain hu level of hold + community + a + b for every pair of suited types ``a <= b``
+    (``pair_level[_pair_row(a, b), j]``) of candidates ``j0 <= j < j1`` (their counts ``acount``, the suit
+    keys of hold plus them ``keys3``), from the suits' packed joker needs (``needs``, ``one``: room for 3 and for
+    the suited types, by candidate). A pair across two suits changes each by one card, so each type's one-card
+    needs are looked up once; a same-suit pair needs a key of its own. The level does not depend on the suits'
+    order. Every loop over candidates indexes a block's views from 0, so nothing checks for negative indices
+    and the loops vectorise; a suit key is never negative here (the suit exists), hence the unsigned lookups."""
+    acount, keys3, table, powers, needs, one, pair_level = unowned(
+        (acount, keys3, table, powers, needs, one, pair_level))
+    n_suited = suits * ranks
+    nb = j1 - j0
+    for s in range(3):
+        key_s, needs_s = keys3[s, j0:j1], needs[s]
+        for k in range(nb):
+            needs_s[k] = _needs_of_key(table, key_s[k])
+    for s in range(suits):
+        key_s = keys3[s, j0:j1]
+        for r in range(ranks):
+            t = s * ranks + r
+            room, power, count, one_t = cap - 1 - hold[t], powers[r], acount[t, j0:j1], one[t]
+            for k in range(nb):
+                one_t[k] = table[np.uint64(key_s[k] + (power if count[k] <= room else 0))]
+    for sa in range(suits):
+        key_s, other0, other1 = keys3[sa, j0:j1], needs[(sa + 1) % 3], needs[(sa + 2) % 3]
+        for ra in range(ranks):
+            a = sa * ranks + ra
+            row = _pair_row(a, 0, n_suited)
+            room_a, power_a, count_a, one_a = cap - 1 - hold[a], powers[ra], acount[a, j0:j1], one[a]
+            for rb in range(ra, ranks):
+                b = sa * ranks + rb
+                room_b, power_b, count_b = cap - 1 - hold[b] - (1 if a == b else 0), powers[rb], acount[b, j0:j1]
+                out = pair_level[row + b, j0:j1]
+                for k in range(nb):
+                    key = key_s[k] + (power_a if count_a[k] <= room_a else 0) + (power_b if count_b[k] <= room_b else 0)
+                    out[k] = _level_packed(np.int64(table[np.uint64(key)]), other0[k], other1[k], jokers)
+            for sb in range(sa + 1, suits):
+                third = needs[3 - sa - sb]
+                for rb in range(ranks):
+                    one_b, out = one[sb * ranks + rb], pair_level[row + sb * ranks + rb, j0:j1]
+                    for k in range(nb):
+                        out[k] = _level_packed(one_a[k], one_b[k], third[k], jokers)
+
+
 @kernel(inline="always")
-def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, x, keys, powers, cap, suits, ranks, memo, levels):
+def _hand_rule_levels(i, j, alone_offsets, alone_pairs, hold, comm, x, keys, powers, cap, suits, ranks, memo,
+                      pair_level):
     """The hand-card rule differs from the plain test only where the six community cards alone form a
-    hu: set those completions' ``levels`` with it (community ``i``'s counts in ``comm``, hold plus it ``x``,
-    whose suit keys are ``keys``). A suit's hand-card flags depend on the hold's cards in it and the suit's
+    hu: set those completions' levels in candidate ``j`` (community ``i``; its counts in ``comm``, hold plus it
+    ``x``, whose suit keys are ``keys``). A suit's hand-card flags depend on the hold's cards in it and the suit's
     key, so the hold's ``memo`` (:func:`solver.game.hu._new_flags_memo`, as the evaluator's) keeps them:
     most completions meet a suit the hold has seen before. A completion whose key would cap a count is
     computed in full. Numba counts references to each array a call is handed, atomically, even inlined:
@@ -267,30 +284,45 @@ def _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, x, keys, powers
             level = _flags_level(hold, comm, suits, ranks)
         comm[t1] -= 1
         comm[t2] -= 1
-        levels[t1, t2] = level
-        levels[t2, t1] = level
+        pair_level[_pair_row(min(t1, t2), max(t1, t2), suits * ranks), j] = level
 
 
-@kernel(inline="always")
-def _pair_columns(m, levels, n_suited, lin_local):
-    """The columns ``L_t`` of W and Wf from the pool ``m`` (``lin_local[k, t]``), and W and Wf themselves: the
-    completions from the pool that make a hu and a flush hu. Each completion pair {a, b} is counted once from
-    each end, so W = (sum_t m_t L_t) / 2."""
-    win2 = 0
-    flush2 = 0
+@kernel
+def _block_sums(j0, j1, pool, acount, pair_level, n_suited, m, sums, lin, q0):
+    """The columns ``L_t`` of W and Wf (``lin[k, t, j]``) and W and Wf themselves (``q0``) of candidates
+    ``j0 <= j < j1``, from the pool ``m = pool - A`` each leaves (``m``, ``sums``: room by candidate). Each
+    completion pair {a, b} is counted once from each end, so W = (sum_t m_t L_t) / 2. A level's bits give its
+    hu (1) and flush hu (2) counts without a branch."""
+    acount, pair_level, m, sums, lin, q0 = unowned((acount, pair_level, m, sums, lin, q0))
+    nb = j1 - j0
     for t in range(n_suited):
-        hu_sum = 0
-        flush_sum = 0
+        count, m_t = acount[t, j0:j1], m[t]
+        for k in range(nb):
+            m_t[k] = pool[t] - count[k]
+    hu_t, flush_t, win2, flush2 = sums[0], sums[1], sums[2], sums[3]
+    for k in range(nb):
+        win2[k] = 0
+        flush2[k] = 0
+    for t in range(n_suited):
+        for k in range(nb):
+            hu_t[k] = 0
+            flush_t[k] = 0
         for b in range(n_suited):
-            left = m[b] - (1 if b == t else 0)
-            level = levels[t, b]
-            hu_sum += left * (level == 1)
-            flush_sum += left * (level == 2)
-        lin_local[0, t] = hu_sum
-        lin_local[1, t] = flush_sum
-        win2 += m[t] * hu_sum
-        flush2 += m[t] * flush_sum
-    return win2 // 2, flush2 // 2
+            level, m_b, same = pair_level[_pair_row(min(t, b), max(t, b), n_suited), j0:j1], m[b], np.int32(b == t)
+            for k in range(nb):
+                left = m_b[k] - same
+                hu_t[k] += left * (np.int32(level[k]) & 1)
+                flush_t[k] += left * (np.int32(level[k]) >> 1)
+        m_t, lin_hu, lin_flush = m[t], lin[0, t, j0:j1], lin[1, t, j0:j1]
+        for k in range(nb):
+            lin_hu[k] = hu_t[k]
+            lin_flush[k] = flush_t[k]
+            win2[k] += m_t[k] * hu_t[k]
+            flush2[k] += m_t[k] * flush_t[k]
+    win, flush = q0[0, j0:j1], q0[1, j0:j1]
+    for k in range(nb):
+        win[k] = win2[k] // 2
+        flush[k] = flush2[k] // 2
 
 
 @kernel(inline="always")
@@ -306,15 +338,34 @@ def _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
 
 
 @kernel(inline="always")
-def _fill_columns(j, comm, levels, lin_local, acount, pair_level, lin, n_suited):
-    """Live community ``j``'s counts, pair levels and the columns L_t of W and Wf."""
-    for t in range(n_suited):
-        acount[t, j] = comm[t]
-        lin[0, t, j] = lin_local[0, t]
-        lin[1, t, j] = lin_local[1, t]
-        row = _pair_row(t, 0, n_suited)
-        for b in range(t, n_suited):  # the walk reads v(t, b) only for t <= b (its dead cards come sorted)
-            pair_level[row + b, j] = levels[t, b]
+def _compact(row, live, n_live):
+    """``row[k] = row[live[k]]`` for the first ``n_live`` entries (``live`` increasing: in place)."""
+    for k in range(n_live):
+        row[k] = row[live[k]]
+
+
+@kernel(inline="always")
+def _keep_live(n, prune, q0, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa, live, alive_index, w0, acount, lin,
+               pair_level):
+    """Keep the candidates that may bet (all of them without ``prune``), in order, in place, row by row;
+    returns how many."""
+    n_live = 0
+    for j in range(n):
+        if not prune or _may_bet(q0[0, j], q0[1, j], p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
+            live[n_live] = j
+            n_live += 1
+    if n_live < n:
+        _compact(alive_index, live, n_live)
+        _compact(w0, live, n_live)
+        _compact(q0[0], live, n_live)
+        _compact(q0[1], live, n_live)
+        for t in range(acount.shape[0]):
+            _compact(acount[t], live, n_live)
+            _compact(lin[0, t], live, n_live)
+            _compact(lin[1, t], live, n_live)
+        for r in range(pair_level.shape[0]):
+            _compact(pair_level[r], live, n_live)
+    return n_live
 
 
 @kernel
@@ -327,21 +378,24 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
     Community ``i`` of ``m4`` is live unless it cannot occur, wins at step 11 (then it goes into the
     inclusion-exclusion tables ``g_hu``, ``g_flush``), or, with ``prune``, folds at the ting under every
     dead set (:func:`_may_bet`; never pruned with a bonus bet in the objective, where a bet also settles
-    the bonus). For live
-    community ``j`` (``alive_index[j] = i``): ``acount[t, j]`` its count of type t, ``w0[j]`` its
-    combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]`` their
-    columns ``L_t``, ``pair_level[_pair_row(c, t), j]`` the pair levels ``v(c, t)`` for ``c <= t`` (``v(t, c)``
-    is the same, and the walk never reads it; the bonus net's columns come after,
-    :func:`_bonus_columns`). ``scratch``: the work arrays (:func:`_columns_scratch`). Every array is the
-    caller's, so the loop hands its helpers unowned ones (:func:`solver.runtime.jit.unowned`)."""
+    the bonus). For live community ``j`` (``alive_index[j] = i``): ``acount[t, j]`` its count of type t,
+    ``w0[j]`` its combinations, ``q0[k, j]`` the sums W and Wf over the pool ``m = M - A`` and ``lin[k, t, j]``
+    their columns ``L_t``, ``pair_level[_pair_row(c, t), j]`` the pair levels ``v(c, t)`` for ``c <= t``
+    (``v(t, c)`` is the same, and the walk never reads it; the bonus net's columns come after,
+    :func:`_bonus_columns`). In passes: the candidates (communities that occur and do not win at step 11)
+    one by one; their pair levels and sums by blocks (as many as the scratch's block arrays hold, one per
+    vector lane), between them the hand-card rule one by one; then the live ones kept in place. ``scratch``:
+    the work arrays (:func:`_columns_scratch`).
+    Every array is the caller's, so the loop hands its helpers unowned ones
+    (:func:`solver.runtime.jit.unowned`)."""
     hold, M, m4, alone_offsets, alone_pairs, table, fa_bets, c_fa, coef_table = unowned(
         (hold, M, m4, alone_offsets, alone_pairs, table, fa_bets, c_fa, coef_table))
     alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush = unowned(
         (alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush))
-    x, comm, keys, levels, lin_local, needs, one, one_needs, memo, m, a_types, a_counts, powers = unowned(scratch)
+    x, comm, keys, memo, m, a_types, a_counts, powers, keys3, needs, one, m_block, sums, live = unowned(scratch)
     n_suited = suits * ranks
     jokers = hold[n_suited]
-    n_live = 0
+    n = 0
     for i in range(m4.shape[0]):
         n_distinct, weight = _take_community(m4, i, hold, M, coef_table, n_suited, comm, x, m, a_types, a_counts)
         if n_distinct < 0:
@@ -352,21 +406,33 @@ def _hold_columns(hold, M, m4, alone_offsets, alone_pairs, table, suits, ranks, 
         if level11 > 0:
             _add_step11(a_types, a_counts, n_distinct, M, coef_table, base, g_flush if level11 == 2 else g_hu)
             continue
-        _completion_levels(x, keys, table, suits, ranks, cap, powers, jokers, needs, one, one_needs, levels)
-        if jokers == 0:
-            _hand_rule_levels(i, alone_offsets, alone_pairs, hold, comm, x, keys, powers, cap, suits, ranks, memo,
-                              levels)
-        win, win_flush = _pair_columns(m, levels, n_suited, lin_local)
-        if prune and not _may_bet(win, win_flush, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa):
-            continue
-        j = n_live
-        n_live += 1
-        alive_index[j] = i
-        w0[j] = weight
-        q0[0, j] = win
-        q0[1, j] = win_flush
-        _fill_columns(j, comm, levels, lin_local, acount, pair_level, lin, n_suited)
-    return n_live
+        alive_index[n] = i
+        w0[n] = weight
+        for t in range(n_suited):
+            acount[t, n] = comm[t]
+        for s in range(3):
+            keys3[s, n] = keys[s]
+        n += 1
+    block = needs.shape[1]
+    for j0 in range(0, n, block):
+        _block_levels(j0, min(n, j0 + block), hold, acount, keys3, table, suits, ranks, cap, powers, jokers,
+                      needs, one, pair_level)
+    if jokers == 0:
+        for j in range(n):
+            i = alive_index[j]
+            if alone_offsets[i] == alone_offsets[i + 1]:
+                continue
+            for t in range(n_suited):
+                comm[t] = acount[t, j]
+                x[t] = hold[t] + comm[t]
+            for s in range(3):
+                keys[s] = keys3[s, j]
+            _hand_rule_levels(i, j, alone_offsets, alone_pairs, hold, comm, x, keys, powers, cap, suits, ranks, memo,
+                              pair_level)
+    for j0 in range(0, n, block):
+        _block_sums(j0, min(n, j0 + block), M, acount, pair_level, n_suited, m_block, sums, lin, q0)
+    return _keep_live(n, prune, q0, p1, pf1, t2_least, m_min, m_max, fa_bets, c_fa, live, alive_index, w0, acount,
+                      lin, pair_level)
 
 
 @dataclass(frozen=True)
@@ -442,11 +508,12 @@ def _pair_bonus_table(config: GameConfig) -> np.ndarray:
 
 
 def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingConstants,
-                 bonus_sums: bool = False, prune: bool = True) -> HoldColumns:
+                 bonus_sums: bool = False, prune: bool = True, block: int = COLUMN_BLOCK) -> HoldColumns:
     """The columns of one hold (count vector with jokers last) for its walk over dead sets; with the bonus
     net's (which tracking reads, whatever the objective) when the objective has a bonus bet or
     ``bonus_sums``. ``prune=False`` keeps every community that can occur and does not win at step 11,
-    whatever the payouts: the columns a paytable's variants share (:func:`live_columns`)."""
+    whatever the payouts: the columns a paytable's variants share (:func:`live_columns`). ``block``: how many
+    communities are found together (the columns do not depend on it)."""
     geometry = config.geometry
     n_suited = geometry.n_suited
     index = community_index(geometry)
@@ -468,7 +535,7 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
         geometry.ranks, digit_cap(geometry), _fewest_completions(pool), constants.fa_bets, constants.c, constants.p1,
         constants.pf1, constants.m_min, constants.m_max, prune and constants.bonus_bet == 0,
         binomial_table(geometry.copies_in_play), base, alive_index, acount, w0, q0, lin, pair_level, g_hu, g_flush,
-        _columns_scratch(hold, geometry))
+        _columns_scratch(hold, geometry, n, block))
     live = slice(0, n_live)
     columns = HoldColumns(hold, pool, n_live, alive_index[live].copy(), np.ascontiguousarray(acount[:, live]),
                           w0[live].copy(), np.ascontiguousarray(q0[:, live]), np.ascontiguousarray(lin[:, :, live]),
@@ -477,20 +544,23 @@ def hold_columns(hold_counts: np.ndarray, config: GameConfig, constants: TingCon
     return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
 
 
-def _columns_scratch(hold: np.ndarray, geometry: DeckGeometry) -> tuple[np.ndarray, ...]:
+def _columns_scratch(hold: np.ndarray, geometry: DeckGeometry, n_communities: int, block: int
+                     ) -> tuple[np.ndarray, ...]:
     """:func:`_hold_columns`'s work arrays, made here so that the kernel holds none of its own: the hold plus a
-    community, the community, the suit keys, the completion levels, one community's columns, the suits'
-    joker needs, each type's one-card suit key and needs, the hand-card flags memo, the pool a community
-    leaves, its distinct types and counts, and the powers of a suit key's digits."""
+    community, the community, the suit keys, the hand-card flags memo, the pool a community leaves, its distinct
+    types and counts, the powers of a suit key's digits; by candidate, the suit keys; by candidate of a block,
+    the suits' joker needs, each type's one-card needs, the pool left, the sums; the live candidates."""
     n_suited = geometry.n_suited
     cap = digit_cap(geometry)
 
-    def ints(*shape: int) -> np.ndarray:
-        return np.empty(shape, np.int64)
+    def ints(*shape: int, dtype: type = np.int64) -> np.ndarray:
+        return np.empty(shape, dtype)
 
-    return (hold.copy(), np.zeros(len(hold), np.int64), ints(3), ints(n_suited, n_suited), ints(2, n_suited),
-            ints(3), ints(n_suited), ints(n_suited), _new_flags_memo(cap, geometry.ranks, int(hold[n_suited])),
-            ints(n_suited), ints(4), ints(4), (cap + 1) ** np.arange(geometry.ranks, dtype=np.int64))
+    memo = _new_flags_memo(cap, geometry.ranks, int(hold[n_suited]))
+    powers = (cap + 1) ** np.arange(geometry.ranks, dtype=np.int64)
+    return (hold.copy(), np.zeros(len(hold), np.int64), ints(3), memo, ints(n_suited), ints(4), ints(4), powers,
+            ints(3, n_communities), ints(3, block, dtype=np.int32), ints(n_suited, block, dtype=np.int32),
+            ints(n_suited, block, dtype=np.int32), ints(4, block, dtype=np.int32), ints(n_communities))
 
 
 def no_bonus_columns(n_suited: int) -> dict[str, np.ndarray]:
