@@ -116,7 +116,7 @@ def draw_reach(deals: Sequence[DealChoice], config: GameConfig, objective: Objec
         return np.empty(0, np.int64), np.empty(0, np.int64), claims
     all_keys = np.concatenate(parts_keys)
     all_reach = np.concatenate(parts_reach)
-    order = np.argsort(all_keys, kind="stable")
+    order = np.argsort(all_keys)  # integer sums: the order within a key changes nothing
     all_keys, all_reach = all_keys[order], all_reach[order]
     starts = np.flatnonzero(np.r_[True, all_keys[1:] != all_keys[:-1]])
     return all_keys[starts], np.add.reduceat(all_reach, starts), claims
@@ -195,13 +195,14 @@ class Plays:
 @dataclass(frozen=True)
 class HoldReach:
     """The (hold, dead) classes reached by betting, with the bet (its index, and whether only the smallest
-    ting multiple is allowed), the DD placed and the reach."""
+    ting multiple is allowed), the DD placed, the reach and the slot (jokers among the eight cards)."""
 
     keys: np.ndarray
     bet: np.ndarray
     minimum: np.ndarray
     double_down: np.ndarray
     reach: np.ndarray
+    slot: np.ndarray
 
 
 def hold_reach(plays: Plays, hands: np.ndarray, deads: np.ndarray, level: np.ndarray, n_holds: np.ndarray,
@@ -230,7 +231,7 @@ def hold_reach(plays: Plays, hands: np.ndarray, deads: np.ndarray, level: np.nda
         rows_in_threads(_hold_keys, (hands[s], deads[s], bet_option % n_holds[s]),
                         (geometry.suits, geometry.ranks, pattern_powers(geometry)), hold_keys)
     return HoldReach(hold_keys, bet_option // n_holds[s], np.full(len(s), restricted), double_down[s],
-                     share[bets]), counts
+                     share[bets], slots[s]), counts
 
 
 def outcome_counts(reach: HoldReach, tracked: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray],
@@ -238,7 +239,6 @@ def outcome_counts(reach: HoldReach, tracked: Callable[[np.ndarray, np.ndarray, 
     """The outcome counts (per slot) and summed bonus net of the bets ``reach`` places, from the tracking
     walk's columns (``tracked(keys, bets, minimum)``: one row of :data:`solver.staged.holds.TRACK_COLUMNS`
     per distinct (key, bet, minimum))."""
-    geometry = config.geometry
     counts: Counter = Counter()
     bonus_net: Counter = Counter()
     if not len(reach.keys):
@@ -250,10 +250,8 @@ def outcome_counts(reach: HoldReach, tracked: Callable[[np.ndarray, np.ndarray, 
     sums = tracked(unique // 2 // n_bets, unique // 2 % n_bets, (unique % 2).astype(bool))
     assert (sums[:, :9] == np.round(sums[:, :9])).all() and (sums[:, :9] >= 0).all()
     columns = sums[inverse.ravel()]
-    hold_digits, dead_digits = decode_rows(reach.keys, geometry.n_types, (4, 4))
-    slots = (hold_digits == geometry.joker).sum(axis=1) + (dead_digits == geometry.joker).sum(axis=1)
     multiples = config.ting_hu_multiples
-    group = (slots * n_bets + reach.bet) * 2 + reach.minimum
+    group = (reach.slot * n_bets + reach.bet) * 2 + reach.minimum
     for index in np.unique(group):
         slot, bet, minimum = index // 2 // n_bets, index // 2 % n_bets, index % 2
         for dd in np.unique(reach.double_down):

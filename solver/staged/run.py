@@ -754,10 +754,12 @@ def _forward(solve: SolveJob, deals: list[DealChoice], source: Path | None, quie
         plays, best_ev = _chart_plays(solve, hands, deads, level, dd, reach, option)
     first = np.searchsorted(plays.state, np.arange(len(keys)))  # each state's first play
     declined = sum_exact(reach[(level > 0) & (plays.option[first] != 0)])
-    writing = _tables_beside(solve, deals, keys, hands, deads, dd, reach, plays.option[first], level, n_holds,
-                             best_ev)
     holds, more = hold_reach(plays, hands, deads, level, n_holds, dd, config, solve.objective)
     counts.update(more)
+    # once the reach is known: the tables' thread beside hold_reach would take turns with it (both hold the
+    # interpreter's lock in turn; together 12.5 s against 2.7 + 5.6 one after the other)
+    writing = _tables_beside(solve, deals, keys, hands, deads, dd, reach, plays.option[first], level, n_holds,
+                             best_ev)
     source_bets = None
     if source is None and solve.bounds:  # a solve of other fa-hu bets: its counts of the bets both have
         source, source_bets = _bets_bound(recorded_bounds(solve.bounds), solve.config)
