@@ -249,32 +249,35 @@ def outcome_counts(reach: HoldReach, tracked: Callable[[np.ndarray, np.ndarray, 
     unique, inverse = np.unique(triple, return_inverse=True)
     sums = tracked(unique // 2 // n_bets, unique // 2 % n_bets, (unique % 2).astype(bool))
     assert (sums[:, :9] == np.round(sums[:, :9])).all() and (sums[:, :9] >= 0).all()
-    columns = sums[inverse.ravel()]
     multiples = config.ting_hu_multiples
-    group = (reach.slot * n_bets + reach.bet) * 2 + reach.minimum
-    for index in np.unique(group):
-        slot, bet, minimum = index // 2 // n_bets, index // 2 % n_bets, index % 2
-        for dd in np.unique(reach.double_down):
-            mask = (group == index) & (reach.double_down == dd)
-            if not mask.any():
-                continue
-            fa = config.fa_hu_bets[bet]
-            small, large = multiples[0] * fa, (multiples[0] if minimum else multiples[-1]) * fa
-            c = columns[mask].astype(np.int64)
-            r = reach.reach[mask]
-            named = [  # a list, not a dict: with one ting multiple the small and large G are one
-                (Outcome("fa_hu", dd, fa), c[:, 0]), (Outcome("fa_hu_flush", dd, fa), c[:, 1]),
-                (Outcome("fold_ting", dd, fa), c[:, 2]),
-                (Outcome("ting_hu", dd, fa, small), c[:, 4]), (Outcome("ting_hu_flush", dd, fa, small), c[:, 5]),
-                (Outcome("ting_lose", dd, fa, small), c[:, 3] - c[:, 4] - c[:, 5]),
-                (Outcome("ting_hu", dd, fa, large), c[:, 7]), (Outcome("ting_hu_flush", dd, fa, large), c[:, 8]),
-                (Outcome("ting_lose", dd, fa, large), c[:, 6] - c[:, 7] - c[:, 8]),
-            ]
-            for outcome, column in named:
-                n = exact_dot(r, column)
-                if n:
-                    counts[(int(slot), outcome)] += n
-            # fsum, not np.dot: BLAS sums in an order that depends on its threads (one in a worker process,
-            # every core in a command), and a variant solved in a worker must give a plain solve's figure
-            bonus_net[int(slot)] += fsum((r.astype(np.float64) * columns[mask][:, 9]).tolist())
+    dds, dd_index = np.unique(reach.double_down, return_inverse=True)
+    group = ((reach.slot * n_bets + reach.bet) * 2 + reach.minimum) * len(dds) + dd_index.ravel()
+    # the rows of each group together, once (the sums within a group are exact: no order changes them)
+    order = np.argsort(group)
+    group, row_of, reach_of = group[order], inverse.ravel()[order], reach.reach[order]
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    for start, end in zip(starts, np.r_[starts[1:], len(group)]):
+        index, dd = divmod(int(group[start]), len(dds))
+        slot, bet, minimum, dd = index // 2 // n_bets, index // 2 % n_bets, index % 2, dds[dd]
+        fa = config.fa_hu_bets[bet]
+        small, large = multiples[0] * fa, (multiples[0] if minimum else multiples[-1]) * fa
+        columns = sums[row_of[start:end]]
+        c = columns.astype(np.int64)
+        r = reach_of[start:end]
+        named = [  # a list, not a dict: with one ting multiple the small and large G are one
+            (Outcome("fa_hu", dd, fa), c[:, 0]), (Outcome("fa_hu_flush", dd, fa), c[:, 1]),
+            (Outcome("fold_ting", dd, fa), c[:, 2]),
+            (Outcome("ting_hu", dd, fa, small), c[:, 4]), (Outcome("ting_hu_flush", dd, fa, small), c[:, 5]),
+            (Outcome("ting_lose", dd, fa, small), c[:, 3] - c[:, 4] - c[:, 5]),
+            (Outcome("ting_hu", dd, fa, large), c[:, 7]), (Outcome("ting_hu_flush", dd, fa, large), c[:, 8]),
+            (Outcome("ting_lose", dd, fa, large), c[:, 6] - c[:, 7] - c[:, 8]),
+        ]
+        for outcome, column in named:
+            n = exact_dot(r, column)
+            if n:
+                counts[(int(slot), outcome)] += n
+        # fsum, not np.dot: BLAS sums in an order that depends on its threads (one in a worker process,
+        # every core in a command), and a variant solved in a worker must give a plain solve's figure (fsum's
+        # is the exact sum rounded once, whatever the order of its terms)
+        bonus_net[int(slot)] += fsum((r.astype(np.float64) * columns[:, 9]).tolist())
     return counts, bonus_net
