@@ -241,7 +241,7 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Futur
     bound = solve.above_fold and _any_bound(paths)
     if bound:
         metadata = file_metadata(solve.config, solve.objective, {BOUND_BELOW_FOLDING: "true"})
-    return _written_later(path, paths, metadata, bound)
+    return _written_later(path, paths, metadata, keep_bound=bound)
 
 
 def _any_bound(paths: list[Path]) -> bool:
@@ -319,7 +319,7 @@ def _save_holds_arrays(solve: SolveJob, parts: list[tuple[np.ndarray, np.ndarray
                        path: Path) -> None:
     """Stage A's keys and values (``parts``, in key order, of :func:`_holds_arrays`: every row, or a bounded
     variant's walked ones, then spread over every key) into the arrays ``chunks/holds-*.npy`` that the later
-    stages read."""
+    stages read. ``parts`` is emptied once concatenated, so that its arrays are freed before the save."""
     keys = np.concatenate([k for k, _ in parts])
     values = np.concatenate([v for _, v in parts])
     del parts[:]
