@@ -241,7 +241,7 @@ def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Futur
     bound = solve.above_fold and _any_bound(paths)
     if bound:
         metadata = file_metadata(solve.config, solve.objective, {BOUND_BELOW_FOLDING: "true"})
-    return _written_later(path, paths, metadata, keep_bound=bound)
+    return _written_later(path, paths, metadata, bound)
 
 
 def _any_bound(paths: list[Path]) -> bool:
