@@ -613,9 +613,10 @@ def case_bounded_rows(args: argparse.Namespace) -> None:
     (``solver.staged.bounds.needed_keys``), and how long finding them takes, one core; a variant of the fa-hu
     bets also takes the rows whose best bet is one of the solve's exactly from it. With ``--refine``, the
     bounded variants beside the solve tighten the bounds on the rows they walked, as a variant's solve does
-    (``solver.staged.bounds.find_refiners``). Nothing is solved: the column store must hold the post-draw rows
-    (a solve with ``--column-store`` keeps them, and so does the first bounded variant beside a solve made
-    without it)."""
+    (``solver.staged.bounds.find_refiners``). With ``--walked DIR`` (the grid's one variant solved there), also
+    the rows those upper bounds would leave were each state's floor its exact best, and the best rows. Nothing
+    is solved: the column store must hold the post-draw rows (a solve with ``--column-store`` keeps them, and
+    so does the first bounded variant beside a solve made without it)."""
     import pyarrow.parquet as pq
 
     from solver.game.config import DEFAULT_CONFIG, load_config
@@ -640,9 +641,18 @@ def case_bounded_rows(args: argparse.Namespace) -> None:
         found.append({**payouts, "needed": len(keys), "rows": n_rows, "share": len(keys) / n_rows,
                       "exact": len(exact), "seconds": time.perf_counter() - start,
                       "refiners": [str(r) for r in refiners]})
+    if args.walked:
+        if len(found) != 1:
+            raise SystemExit("--walked needs a grid of one variant, the one solved there")
+        found[0].update(_exact_floor_rows(config, directory, Path(args.walked), store, stored))
     if args.json:
         print(json.dumps(found))
         return
+    if args.walked:
+        row = found[0]
+        print(f"with every state's floor its exact best (from {args.walked}): {row['exact_floors']:,} rows "
+              f"({row['exact_floors'] / n_rows:.3f}); each state's best rows themselves: {row['best']:,} "
+              f"({row['best'] / n_rows:.3f})")
     print(f"stage-A rows each variant needs, bounded by the solve in {directory}"
           + (" and the bounded variants beside it:" if args.refine else " alone:"))
     for row in found:
@@ -651,6 +661,37 @@ def case_bounded_rows(args: argparse.Namespace) -> None:
         refined = f" (tightened by {', '.join(Path(r).name for r in row['refiners'])})" if row["refiners"] else ""
         print(f"  {payouts}: {row['needed']:,} of {row['rows']:,} ({row['share']:.3f}){exact}, "
               f"found in {row['seconds']:.1f} s{refined}")
+
+
+def _exact_floor_rows(config, directory: Path, walked: Path, store: Path, stored: dict) -> dict:
+    """Of the rows a variant of ``config`` bounded by the solve in ``directory`` walked (its finished solve in
+    ``walked``), how many the same upper bounds would leave were each post-draw state's floor its exact best
+    value (the least any walk pruned by these bounds could walk), and how many are some state's best."""
+    import numba
+    import pyarrow.parquet as pq
+
+    from solver.staged.bounds import FOLD, TOLERANCE, _row_bounds
+    from solver.staged.chunks import as_array
+
+    @numba.njit
+    def mark(n_holds, rows, high, exact, fold, tolerance, needed, best):
+        for s in range(n_holds.shape[0]):
+            floor = fold
+            for j in range(n_holds[s]):
+                floor = max(floor, exact[rows[s, j]])
+            for j in range(n_holds[s]):
+                row = rows[s, j]
+                needed[row] |= high[row] >= floor - tolerance
+                best[row] |= exact[row] >= floor - tolerance and exact[row] > fold - tolerance
+
+    keys, _, high, _ = _row_bounds(config, [directory], store)
+    table = pq.read_table(walked / "holds.parquet", columns=["key", "evs"])
+    at = np.searchsorted(keys, as_array(table["key"]))
+    exact = np.full(len(keys), -np.inf)  # a row not walked is below its every state's floor
+    exact[at] = as_array(table["evs"]).max(axis=1)
+    needed, best = np.zeros(len(keys), bool), np.zeros(len(keys), bool)
+    mark(np.asarray(stored["holds"]), np.asarray(stored["rows"]), high, exact, FOLD, TOLERANCE, needed, best)
+    return {"exact_floors": int(needed.sum()), "best": int(best.sum())}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -757,7 +798,35 @@ def _regime_kernels():
             r = end
         return total
 
-    return regime_counts, candidates
+    @numba.njit
+    def switching(q0, lin, pair_level, n_pool, dead, n_suited, p1, pf1, c, f, m_min, m_max, other_p1, other_pf1,
+                  other_c, other_f, other_m_min, other_m_max):
+        """(row, community) pairs whose regime differs between two sets of payouts; and the pairs whose node of
+        two dead cards holds a row where the community's does (rows sorted: a node's rows are consecutive)."""
+        differ, in_node = 0, 0
+        seen = np.zeros(q0.shape[1], np.bool_)
+        r = 0
+        while r < dead.shape[0]:
+            end = r
+            while end < dead.shape[0] and dead[end, 0] == dead[r, 0] and dead[end, 1] == dead[r, 1]:
+                end += 1
+            seen[:] = False
+            for s in range(r, end):
+                k = 0
+                for j in range(4):
+                    k += dead[s, j] < n_suited
+                t2 = (n_pool - k - 4) * (n_pool - k - 5) / 2.0
+                for i in range(q0.shape[1]):
+                    win, flush = after(q0, lin, pair_level, dead, s, 4, i, n_suited)
+                    if regime(win, flush, t2, p1, pf1, c, f, m_min, m_max) != regime(
+                            win, flush, t2, other_p1, other_pf1, other_c, other_f, other_m_min, other_m_max):
+                        differ += 1
+                        seen[i] = True
+            in_node += seen.sum() * (end - r)
+            r = end
+        return differ, in_node
+
+    return regime_counts, candidates, switching
 
 
 def case_regimes(args: argparse.Namespace) -> None:
@@ -766,7 +835,10 @@ def case_regimes(args: argparse.Namespace) -> None:
     most common regime over the hold's dead sets (every fa-hu bet's fold, smallest or largest ting multiple,
     and the minimum-bets play's fold or bet), the share of (dead set, live community) pairs at another regime,
     and the share that the bounds of a node of two, or of three, dead cards leave to walk (a community whose
-    regime the node's bounds cannot prove to be its usual one at every row below)."""
+    regime the node's bounds cannot prove to be its usual one at every row below). With ``--against KEY=V``
+    (a ting payout), what a variant's walk of only the communities whose regime V changes would visit: the
+    share of the pairs it changes, and of those whose node of two dead cards holds a row where it does (the
+    live communities then those of the more generous payouts)."""
     from solver.game.cards import counts_of
     from solver.game.config import DEFAULT_CONFIG as config
     from solver.game.payouts import TingConstants
@@ -775,10 +847,19 @@ def case_regimes(args: argparse.Namespace) -> None:
 
     geometry = config.geometry
     constants = TingConstants.of(config)
-    regime_counts, candidates = _regime_kernels()
+    regime_counts, candidates, switching = _regime_kernels()
+    other = None
+    if args.against:
+        from solver.products.paytable import parse_values
+
+        key, _, text = args.against.partition("=")
+        (value,) = parse_values(key, text)
+        other = TingConstants.of(replace(config, **{key: value}))
+        live_for = replace(constants, p1=max(constants.p1, other.p1), pf1=max(constants.pf1, other.pf1),
+                           c=np.maximum(constants.c, other.c), m_max=max(constants.m_max, other.m_max))
     rows = []
     for hold in _spread_holds(geometry, args.holds):
-        columns = hold_columns(counts_of(hold, geometry), config, constants)
+        columns = hold_columns(counts_of(hold, geometry), config, constants if other is None else live_for)
         dead = extensions(geometry, hold, 4)
         n_pool = int(columns.pool.sum())
         consts = (geometry.n_suited, constants.p1, constants.pf1, constants.c, constants.fa_bets, constants.m_min,
@@ -791,19 +872,32 @@ def case_regimes(args: argparse.Namespace) -> None:
                      "exceptions": float(1 - counts.max(axis=1).sum() / pairs),
                      **{f"node{depth}": candidates(columns.q0, columns.lin, columns.pair_level, n_pool, dead, depth,
                                                    base, *consts) / pairs for depth in (2, 3)}})
+        if other is not None:
+            differ, in_node = switching(columns.q0, columns.lin, columns.pair_level, n_pool, dead, *consts,
+                                        other.p1, other.pf1, other.c, other.fa_bets, other.m_min, other.m_max)
+            rows[-1].update(switching=differ / pairs, switching_node2=in_node / pairs)
+    keys = ("exceptions", "node2", "node3", *(("switching", "switching_node2") if other is not None else ()))
     pairs = sum(r["pairs"] for r in rows)
-    total = {key: sum(r[key] * r["pairs"] for r in rows) / pairs for key in ("exceptions", "node2", "node3")}
+    total = {key: sum(r[key] * r["pairs"] for r in rows) / pairs for key in keys}
     total["fixed"] = statistics.median(r["fixed"] for r in rows)
     if args.json:
         print(json.dumps({"holds": rows, "all": total}))
         return
+    _print_regimes(rows, total, other is not None)
+
+
+def _print_regimes(rows: list[dict], total: dict, switching: bool) -> None:
+    """``regimes``' table: a line per hold, then the shares over every (dead set, live community) pair."""
+    more = f" {'switching':>9} {'its nodes':>9}" if switching else ""
     print(f"{'hold':>16} {'live':>6} {'dead sets':>9} {'fixed':>6} {'exceptions':>10} {'node of 2':>9} "
-          f"{'node of 3':>9}")
-    for r in rows:
+          f"{'node of 3':>9}{more}")
+    for r in [*rows, {"hold": "all (pairs)", "live": "", "dead_sets": "", **total}]:
+        more = f" {r['switching']:>9.3f} {r['switching_node2']:>9.3f}" if switching else ""
         print(f"{str(r['hold']):>16} {r['live']:>6} {r['dead_sets']:>9} {r['fixed']:>6.3f} {r['exceptions']:>10.3f} "
-              f"{r['node2']:>9.3f} {r['node3']:>9.3f}")
-    print(f"{'all (pairs)':>16} {'':>6} {'':>9} {total['fixed']:>6.3f} {total['exceptions']:>10.3f} "
-          f"{total['node2']:>9.3f} {total['node3']:>9.3f}   (fixed: the median hold's share of live communities)")
+              f"{r['node2']:>9.3f} {r['node3']:>9.3f}{more}")
+    print("(fixed: of live communities, the median hold's share in the all line"
+          + ("; switching: the pairs whose regime the --against payouts change; its nodes: the pairs whose node of "
+             "two dead cards holds a row where it changes)" if switching else ")"))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -965,9 +1059,12 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--store", help="the column store (default: the cache folder's)")
     sub.add_argument("--refine", action="store_true",
                      help="tighten the bounds by the bounded variants beside the solve, as a variant's solve does")
+    sub.add_argument("--walked", metavar="DIR",
+                     help="the grid's one variant solved there: also count the rows exact floors would leave")
 
     sub = case("regimes", case_regimes)
     sub.add_argument("--holds", type=int, default=12)
+    sub.add_argument("--against", metavar="KEY=V", help="a ting payout's other value, e.g. ting_hu=1.5")
 
     sub = case("table-write", case_table_write)
     sub.add_argument("table", type=Path, help="a table, e.g. a solve's holds.parquet")
