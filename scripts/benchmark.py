@@ -744,15 +744,20 @@ def _regime_kernels():
                 fl -= level == 2
         return hu, fl
 
+    @numba.njit(inline="always")
+    def left_pairs(dead, r, n_pool, n_suited):
+        """C(left, 2), the last two cards' combinations once row r's suited dead cards and the community are out."""
+        k = 0
+        for j in range(4):
+            k += dead[r, j] < n_suited
+        return (n_pool - k - 4) * (n_pool - k - 5) / 2.0
+
     @numba.njit
     def regime_counts(q0, lin, pair_level, n_pool, dead, n_suited, p1, pf1, c, f, m_min, m_max):
         """How many of the rows put each community at each regime code."""
         out = np.zeros((q0.shape[1], 2 * 3 ** c.shape[0]), np.int64)
         for r in range(dead.shape[0]):
-            k = 0
-            for j in range(4):
-                k += dead[r, j] < n_suited
-            t2 = (n_pool - k - 4) * (n_pool - k - 5) / 2.0
+            t2 = left_pairs(dead, r, n_pool, n_suited)
             for i in range(q0.shape[1]):
                 win, flush = after(q0, lin, pair_level, dead, r, 4, i, n_suited)
                 out[i, regime(win, flush, t2, p1, pf1, c, f, m_min, m_max)] += 1
@@ -812,10 +817,7 @@ def _regime_kernels():
                 end += 1
             seen[:] = False
             for s in range(r, end):
-                k = 0
-                for j in range(4):
-                    k += dead[s, j] < n_suited
-                t2 = (n_pool - k - 4) * (n_pool - k - 5) / 2.0
+                t2 = left_pairs(dead, s, n_pool, n_suited)
                 for i in range(q0.shape[1]):
                     win, flush = after(q0, lin, pair_level, dead, s, 4, i, n_suited)
                     if regime(win, flush, t2, p1, pf1, c, f, m_min, m_max) != regime(
