@@ -41,6 +41,14 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> GameConfig:
+    """``--config``'s configuration; without it, that of the tables ``--tables`` names (their manifest's:
+    a paytable variant's has no file of its own), else the rules'."""
+    if args.config is None and getattr(args, "tables", None):
+        from solver.tables.files import manifest_config
+
+        found = manifest_config(Path(args.tables))
+        if found is not None:
+            return found
     return load_config(args.config)
 
 
@@ -505,7 +513,8 @@ def _add_jobs(parser: argparse.ArgumentParser, default: int, what: str) -> None:
 
 
 def _add_tables(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--tables", metavar="DIR", help=what)
+    parser.add_argument("--tables", metavar="DIR",
+                        help=f"{what}; without --config, the configuration they were solved for (their manifest's)")
 
 
 def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:

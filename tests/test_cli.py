@@ -161,11 +161,17 @@ def test_best_reads_the_configurations_own_tables_by_default(tmp_path, monkeypat
 
 
 def test_committed_tables_are_found_by_their_manifest(capsys) -> None:
-    """strategy_tables/reduced-3x4 is not named by its fingerprint: --config alone finds it."""
-    assert main(["best", "13m 22p 23s", "--config", "configs/reduced-3x4.toml"]) == 0
-    assert "EVs from the tables in " in capsys.readouterr().out.splitlines()[-1]
-    assert main(["best", "13m 22p 23s", "--tables", "strategy_tables/reduced-3x4"]) == 2  # the real deck's config
-    assert "run the command with the --config they were solved for" in capsys.readouterr().err
+    """strategy_tables/reduced-3x4 is not named by its fingerprint: --config alone finds it; --tables alone plays
+    its manifest's configuration (as a paytable variant's tables, which have no file of their own); a --config
+    of another game is refused with a hint."""
+    assert main(["best", "13m 22p 23s", "--config", "configs/reduced-3x4.toml", "--json"]) == 0
+    by_config = json.loads(capsys.readouterr().out)
+    assert by_config["source"] == "tables"
+    assert main(["best", "13m 22p 23s", "--tables", "strategy_tables/reduced-3x4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_config
+    assert main(["best", "13m 22p 23s", "--tables", "strategy_tables/reduced-3x4", "--config",
+                 "configs/two-decks.toml"]) == 2
+    assert "leave --config out to play the configuration they were solved for" in capsys.readouterr().err
 
 
 def test_best_names_the_solve_it_lacks(tmp_path, monkeypatch, capsys) -> None:

@@ -26,6 +26,7 @@ import os
 import shlex
 import shutil
 import time
+import tomllib
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,9 +34,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from solver import __version__
-from solver.errors import InputError
+from solver.errors import ConfigError, InputError
 from solver.game.cards import DeckGeometry, parse_cards
-from solver.game.config import GameConfig
+from solver.game.config import GameConfig, config_from_dict
 from solver.game.options import Option
 from solver.runtime.files import written_atomically
 
@@ -174,6 +175,19 @@ def read_manifest(directory: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return found if isinstance(found, dict) else None
+
+
+def manifest_config(directory: Path) -> GameConfig | None:
+    """The configuration ``directory``'s tables were solved for (its manifest's), or None where no readable
+    manifest names one: what a command given ``--tables`` and no ``--config`` plays."""
+    found = read_manifest(directory)
+    text = found.get("config") if found else None
+    if not isinstance(text, str):
+        return None
+    try:
+        return config_from_dict(tomllib.loads(text))
+    except (tomllib.TOMLDecodeError, ConfigError):
+        return None  # a damaged manifest: the tables' check names it
 
 
 def recorded_source(directory: Path) -> tuple[bool, Path | None]:
@@ -518,8 +532,8 @@ def check_tables(directory: Path, config: GameConfig, objective: Objective,
         differing = sorted(k for k in wanted if found.get(k) != wanted[k])
         if differing:
             problem = ", ".join(f"{k} {found.get(k)!r} (wanted {wanted[k]!r})" for k in differing)
-            hint = ("; run the command with the --config they were solved for (it is in their manifest.json)"
-                    if "fingerprint" in differing else "")
+            hint = ("; leave --config out to play the configuration they were solved for (their manifest.json's), "
+                    "or name that one" if "fingerprint" in differing else "")
             raise InputError(f"tables in {directory} were made for another solve: {problem} (its {name}){hint}")
 
 
