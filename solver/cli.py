@@ -688,10 +688,11 @@ def _print_paytable(rows: Sequence[VariantRow], targets: Sequence[TargetRow]) ->
         table = [[*(_payout_text(r.payouts[k]) for k in keys), f"{100 * r.summary.house_edge:.4f}%",
                   f"{100 * r.summary.element_of_risk:.4f}%", f"{float(r.summary.average_total_bet):.4f}",
                   f"{r.summary.std_dev:.4f}", f"{r.summary.hit_frequency:.4f}",
-                  f"{r.summary.decisions()['fold_fa_hu']:.4f}", f"{r.summary.decisions()['fold_ting_hu']:.4f}"]
+                  f"{r.summary.decisions()['fold_fa_hu']:.4f}", f"{r.summary.decisions()['fold_ting_hu']:.4f}",
+                  Path(r.summary.directory).name]  # what --tables names to query the variant
                  for r in rows]
-        print(text_table([*keys, "house edge", "elem. of risk", "avg bet", "SD", "hit freq", "fold fa", "fold ting"],
-                         table, "r" * (len(keys) + 7)))
+        print(text_table([*keys, "house edge", "elem. of risk", "avg bet", "SD", "hit freq", "fold fa", "fold ting",
+                          "tables"], table, "r" * (len(keys) + 7) + "l"))
     if targets:
         print("payout values for each target house edge (the other payouts as configured):")
         noted = any(t.note for t in targets)  # a column of notes only when some target has one

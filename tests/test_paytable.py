@@ -385,7 +385,10 @@ def test_cli_writes_json_csv_and_plot(tmp_path: Path, capsys, monkeypatch) -> No
     assert (out / "paytable.csv").read_text().splitlines()[0].startswith("di_hu,house_edge")
     assert (out / "paytable-di_hu.svg").exists() and (out / "paytable-di_hu.png").exists()
     assert main(["paytable", "--config", str(config), "--vary", "di_hu=2,3", "--jobs", "2"]) == 0
-    assert "0 solve(s) run" in capsys.readouterr().out  # solved once, read afterwards
+    text = capsys.readouterr().out
+    assert "0 solve(s) run" in text  # solved once, read afterwards
+    for variant in data["variants"]:  # the tables column names what --tables takes to query the variant
+        assert f"  {Path(variant['tables']).name}\n" in text
     assert main(["paytable", "--config", str(config), "--vary", "di_hu", "--target", "0.02", "--jobs", "2",
                  "--quiet", "--out", str(tmp_path / "targets")]) == 0
     lines = (tmp_path / "targets" / "paytable-targets.csv").read_text().splitlines()
