@@ -858,7 +858,8 @@ def case_regimes(args: argparse.Namespace) -> None:
         (value,) = parse_values(key, text)
         other = TingConstants.of(replace(config, **{key: value}))
         live_for = replace(constants, p1=max(constants.p1, other.p1), pf1=max(constants.pf1, other.pf1),
-                           c=np.maximum(constants.c, other.c), m_max=max(constants.m_max, other.m_max))
+                           c=np.maximum(constants.c, other.c), m_min=min(constants.m_min, other.m_min),
+                           m_max=max(constants.m_max, other.m_max))
     rows = []
     for hold in _spread_holds(geometry, args.holds):
         columns = hold_columns(counts_of(hold, geometry), config, constants if other is None else live_for)

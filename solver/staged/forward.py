@@ -257,8 +257,8 @@ def outcome_counts(reach: HoldReach, tracked: Callable[[np.ndarray, np.ndarray, 
     group, row_of, reach_of = group[order], inverse.ravel()[order], reach.reach[order]
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
     for start, end in zip(starts, np.r_[starts[1:], len(group)]):
-        index, dd = divmod(int(group[start]), len(dds))
-        slot, bet, minimum, dd = index // 2 // n_bets, index // 2 % n_bets, index % 2, dds[dd]
+        index, dd_at = divmod(int(group[start]), len(dds))
+        slot, bet, minimum, dd = index // 2 // n_bets, index // 2 % n_bets, index % 2, dds[dd_at]
         fa = config.fa_hu_bets[bet]
         small, large = multiples[0] * fa, (multiples[0] if minimum else multiples[-1]) * fa
         columns = sums[row_of[start:end]]
