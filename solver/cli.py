@@ -616,7 +616,11 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     what no payout changes (2.7 GB, about 4 minutes; --no-column-store
     builds it each time instead), and the first to raise a ting-hu payout
     or multiple, its fa-hu bets the solve's, counts how that solve plays
-    its best rows (a little over a minute, once). Variants of one run
+    its best rows (a little over a minute, once). A plain solve leaves out
+    the first-stage rows that cannot beat folding: a variant of the ting-hu
+    payouts is bounded by them as they are, while one that prices that
+    stage or changes the bet sizes or multiples has them walked first
+    (about 3 minutes, once). Variants of one run
     share what they can: those with the same ting-hu payouts and bets
     price the rows the first walked, and ting variants far from every
     solve walk together. Every whole solve in strategy_tables/ is read or

@@ -10,6 +10,7 @@ holds.parquet, which ``whole`` (and a chart, and paytable's bounds) make the who
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -113,7 +114,6 @@ def test_a_query_of_a_row_left_out_is_computed(solved):
 def test_pricing_a_stage_a_above_folding_is_refused(solved):
     fast, _ = solved
     with pytest.raises(InputError, match="cannot beat folding"):
-        from dataclasses import replace
         solve(replace(LOW, fa_hu=0.75), fast.parent / "priced", n_jobs=1, quiet=True, holds_from=fast)
 
 
@@ -139,7 +139,9 @@ def test_a_chart_and_paytable_make_the_stage_a_they_read_whole(solved, tmp_path,
         solver = VariantSolver(n_jobs=2)
         solver.share(copy, LOW)
         assert bound_below_folding(copy)  # not before a variant is about to be solved
-        solver.ready()
+        solver.ready([replace(LOW, ting_hu=0.75), replace(LOW, tian_hu=4.0)])  # bounded by it, or reading its best
+        assert bound_below_folding(copy)
+        solver.ready([replace(LOW, fa_hu=0.75)])  # prices its walk: every row
     assert not bound_below_folding(copy)
     assert content_digest(copy / "holds.parquet") == content_digest(whole / "holds.parquet")
 
@@ -166,3 +168,54 @@ def test_best_says_why_a_state_holding_a_row_left_out_is_computed(solved, tmp_pa
     hand, before = format_cards([*hold, *dead[2:]], LOW.geometry), format_cards(list(dead[:2]), LOW.geometry)
     assert main(["best", hand, "--dead", before, "--tables", str(fast), "--config", str(config)]) == 0
     assert "a hold of this hand that cannot beat folding; mahjong-poker solve --whole" in capsys.readouterr().out
+
+
+def test_a_ting_variant_is_bounded_by_a_solve_above_folding(solved, tmp_path):
+    """A variant of the ting win payouts (here one up, one down, and a step-11 payout, which moves each row by
+    its exact counts) takes a solve that left rows out below folding as its bounds: a row left out is bounded
+    from above by the value, wins and gains of its node of two dead cards
+    (:func:`solver.staged.bounds.above_fold_bounds`), and from below by nothing. Every row's bounds hold its
+    value at the variant's payouts, the solve stays as it was, and the variant's figures and tables are a whole
+    solve's."""
+    from solver.staged.bounds import _row_bounds, bounding_stage_a
+    from solver.staged.column_store import store_folder
+
+    fast, _ = solved
+    config = replace(LOW, ting_hu=0.75, ting_hu_flush=0.25, fa_hu=0.75)
+    assert bounding_stage_a(fast, config) == LOW and whole_stage_a(fast) is None
+    for other in (replace(config, fa_hu_bets=(1.0, 3.0)), replace(config, ting_hu_multiples=(1.0, 4.0))):
+        assert bounding_stage_a(fast, other) is None  # the bets' chords and the largest multiple's move: every row
+    bounded = solve(config, tmp_path / "bounded", n_jobs=2, quiet=True, index=False, column_store=tmp_path / "store",
+                    bounds=(fast,))
+    whole = solve(config, tmp_path / "whole", n_jobs=2, quiet=True, index=False, whole=True)
+    assert bound_below_folding(fast) and bounded.ev_exact == whole.ev_exact
+    for name in TABLES:
+        assert content_digest(tmp_path / "bounded" / name) == content_digest(tmp_path / "whole" / name), name
+    keys, low, high, _ = _row_bounds(config, [fast], store_folder(config, tmp_path / "store"))
+    table = pq.read_table(tmp_path / "whole" / "holds.parquet", columns=["key", "evs"])
+    value = np.array(table["evs"].to_pylist()).max(axis=1)
+    assert np.array_equal(keys, table["key"].to_numpy())
+    assert (low <= value + 1e-12).all() and (value <= high + 1e-12).all()
+    bound = pq.read_table(fast / "holds.parquet", columns=["bound"])["bound"].to_numpy()
+    assert np.isneginf(low[bound]).all() and (value[bound] < high[bound]).all()
+    walked = pq.read_table(tmp_path / "bounded" / "holds.parquet", columns=["key"])["key"].to_numpy()
+    assert 0 < len(walked) < len(keys)
+
+
+def test_paytable_reads_a_stage_a_above_folding_for_a_deal_payout(solved, tmp_path):
+    """A variant of the deal payouts reads each post-draw state's best row alone, which a solve above folding has:
+    paytable reads that stage A as it is, and the variant's figures and tables are those of a whole solve."""
+    from solver.products.paytable import paytable_rows
+
+    fast, _ = solved
+    root = tmp_path / "tables"
+    shutil.copytree(fast, root / "main")
+    solver = VariantSolver(n_jobs=2, quiet=True, root=root, column_store=tmp_path / "store")
+    solver.share_beside(root)
+    (row,) = paytable_rows(LOW, {"tian_hu": [4.0]}, solver)
+    assert bound_below_folding(root / "main")  # not made whole
+    variant = Path(row.summary.directory)
+    whole = solve(replace(LOW, tian_hu=4.0), tmp_path / "whole", n_jobs=2, quiet=True, index=False, whole=True)
+    assert row.summary.ev_exact == whole.ev_exact
+    for name in TABLES:
+        assert content_digest(variant / name) == content_digest(tmp_path / "whole" / name), name

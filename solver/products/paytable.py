@@ -52,7 +52,14 @@ from solver.game.config import PAYOUT_KEYS, STEP11_PAYOUTS, GameConfig, config_f
 from solver.game.objective import Objective
 from solver.game.payouts import TingConstants, sums_exact
 from solver.runtime.parallel import work_processes
-from solver.staged.bounds import find_bounds, recorded_bounds, whole_stage_a
+from solver.staged.bounds import (
+    above_fold_bounds,
+    find_bounds,
+    near,
+    recorded_bounds,
+    sizes_near,
+    whole_stage_a,
+)
 from solver.staged.summary import Summary
 from solver.tables.files import (
     bound_below_folding,
@@ -190,7 +197,7 @@ class VariantSolver:
         takes about a fifth of a walk, a bounded one a third or more (docs/performance.md)."""
         from solver.staged.run import solve
 
-        self.ready()
+        self.ready([config])
         directory, holds_from, store = self._plan(config)
         bounds = self._bounds(config, directory, holds_from)
         if for_pricing and holds_from is None and not recorded_source(directory)[0]:  # begun: as it began
@@ -238,7 +245,7 @@ class VariantSolver:
         its stage A). A round's variants run side by side (:meth:`_side_by_side`), each in a process of
         its own, when the local backend has more than one process for them: a variant's solve has long
         stretches in one process (merging stage A, the forward count's reach), which the others fill."""
-        self.ready()
+        self.ready(configs)
         labels = list(labels) if labels is not None else [config.fingerprint() for config in configs]
         pending = list({self.directory(c): (n, c) for n, c in enumerate(configs)}.values())
         done: dict[Path, Summary] = {}
@@ -320,7 +327,7 @@ class VariantSolver:
         the group. Their solves then find stage A done. ``progress`` hears, by ``labels``, what bounds leave each."""
         from solver.staged.run import walk_together
 
-        self.ready()
+        self.ready(configs)
         walkers: dict[str, GameConfig] = {}
         bounded: dict[str, list[GameConfig]] = {}  # walkers a bound leaves more than BOUNDED_SHARE: their pricers
         unsolved = [c for c in configs if not (self.directory(c) / "summary.parquet").exists()]
@@ -394,7 +401,8 @@ class VariantSolver:
 
     def share_beside(self, root: Path) -> None:
         """Offer every finished solve in ``root`` (``strategy_tables/`` beside the variants) whose stage A is
-        whole and of this code's version (:func:`solver.staged.bounds.whole_stage_a`): a variant of its
+        whole and of this code's version (:func:`solver.staged.bounds.whole_stage_a`), or left out only the
+        rows below folding (made whole when a variant reads every row, :meth:`ready`): a variant of its
         holds fingerprint reads it and one of its ting fingerprint prices it, so that a later run, or a
         target's search, never walks again what an earlier one walked."""
         for manifest in sorted(root.glob("*/manifest.json")):
@@ -413,13 +421,16 @@ class VariantSolver:
         return bool(manifest and manifest.get("restriction") == "optimal" and not manifest.get("bonus")
                     and (directory / "summary.parquet").exists() and bound_below_folding(directory))
 
-    def ready(self) -> None:
-        """Walk the rows that the solves offered (:meth:`share`) left out below folding, so that their stage A
-        is whole: the variants' bounds and pricing read every row. Once per solve, about 3 minutes on the real
-        deck; before the first variant is solved, after every variant has been checked."""
+    def ready(self, configs: Sequence[GameConfig]) -> None:
+        """Walk the rows that the solves offered (:meth:`share`) left out below folding where a variant of
+        ``configs`` reads every row (:func:`_reads_every_row`), so that their stage A is whole. Once per solve,
+        about 3 minutes on the real deck; before the first such variant is solved, after every variant has been
+        checked."""
         from solver.staged.run import solve
 
         for directory, config in list(self._pending.items()):
+            if not any(_reads_every_row(config, variant) for variant in configs):
+                continue
             if not self.quiet:
                 print(f"{directory}: walking the stage-A rows its solve left out below folding, for the "
                       "variants' bounds (once)", file=sys.stderr)
@@ -435,8 +446,9 @@ class VariantSolver:
         holds = directory / "holds.parquet"
         if not holds.exists():
             return
-        if self._left_rows_out(directory):  # made whole once a variant is about to be solved (:meth:`ready`)
+        if self._left_rows_out(directory):  # made whole once a variant that reads every row is near (:meth:`ready`)
             self._pending[directory] = config
+            self._stage_a.setdefault(config.holds_fingerprint(), directory)  # each state's best is there
             return
         key, bounded = config.holds_fingerprint(), bounded_stage_a(directory)
         if bounded and self.column_store is False:  # read only with the bounds, which need the store's rows
@@ -445,6 +457,18 @@ class VariantSolver:
             self._stage_a[key] = directory
         if not bounded and "ting_wins" in pq.read_schema(holds).names:  # tables before the wins lack them
             self._walks.setdefault(config.ting_fingerprint(), directory)
+
+
+def _reads_every_row(solved: GameConfig, config: GameConfig) -> bool:
+    """Whether a variant ``config`` reads every stage-A row of a solve of ``solved`` (not only each post-draw
+    state's best, which a solve that left out the rows below folding has): to price it (other step-11 payouts
+    of the same walk), or to be bounded by it where the rows left out bound nothing
+    (:func:`solver.staged.bounds.above_fold_bounds`: other fa-hu bets or ting multiples)."""
+    if config.holds_fingerprint() == solved.holds_fingerprint():
+        return False
+    if config.ting_fingerprint() == solved.ting_fingerprint():
+        return True
+    return (near(solved, config) or sizes_near(solved, config)) and not above_fold_bounds(solved, config)
 
 
 def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: VariantSolver,

@@ -134,15 +134,40 @@ def whole_stage_a(directory: Path) -> GameConfig | None:
     return _solved_stage_a(directory, bounded=False)
 
 
+def bounding_stage_a(directory: Path, config: GameConfig) -> GameConfig | None:
+    """The configuration of a finished main-game solve in ``directory`` whose stage A bounds a variant
+    ``config``'s row by row: a whole one (:func:`whole_stage_a`), or one that left out the rows below folding
+    where the variant differs from it only in the payouts (:func:`above_fold_bounds`); or None."""
+    found = whole_stage_a(directory)
+    if found is None:
+        found = _solved_stage_a(directory, bounded=False, above_fold=True)
+        if found is None or not above_fold_bounds(found, config):
+            return None
+    return found
+
+
+def above_fold_bounds(solved: GameConfig, config: GameConfig) -> bool:
+    """Whether a solve of ``solved`` whose stage A left out the rows below folding bounds ``config``'s: of other
+    payouts (:func:`near`) but the same fa-hu bets and ting multiples. A row left out holds, for every bet, the
+    value, ting wins and ting gains of the node of its first two dead cards, at the row's own number of cards
+    left and step-11 counts (:func:`solver.staged.holds._bound_group`): each at least the row's own, so
+    :class:`_Slopes` moves them to an upper bound of the variant's value, as it moves a walked row's values;
+    none bounds it from below. The largest multiple's exact move (``F dm Z+``, from the gains) and the bets'
+    chords (:class:`_BetSizes`, from the values) need each row's own, so those variants need it whole."""
+    return near(solved, config) and solved.fa_hu_bets == config.fa_hu_bets \
+        and solved.ting_hu_multiples == config.ting_hu_multiples
+
+
 def partial_stage_a(directory: Path) -> GameConfig | None:
     """The configuration of a finished bounded variant in ``directory`` whose own ``holds.parquet`` has the rows
     it walked, with their ting wins, or None."""
     return _solved_stage_a(directory, bounded=True)
 
 
-def _solved_stage_a(directory: Path, bounded: bool) -> GameConfig | None:
+def _solved_stage_a(directory: Path, bounded: bool, above_fold: bool = False) -> GameConfig | None:
     """The configuration of a finished main-game solve in ``directory`` with a ``holds.parquet`` of its own,
-    bounded (the rows it walked) or whole as asked, with the ting wins; or None."""
+    bounded (the rows it walked) or whole as asked (or, ``above_fold``, every row but those below folding
+    walked), with the ting wins; or None."""
     import pyarrow.parquet as pq
 
     from solver import __version__
@@ -153,7 +178,7 @@ def _solved_stage_a(directory: Path, bounded: bool) -> GameConfig | None:
             or found.get("format") != FORMAT or found.get("version") != __version__:  # another version's walk
         return None
     if not ((directory / "summary.parquet").exists() and (directory / "holds.parquet").exists()) \
-            or bounded_stage_a(directory) != bounded or bound_below_folding(directory):  # bounds stand in for rows
+            or bounded_stage_a(directory) != bounded or bound_below_folding(directory) != above_fold:
         return None
     try:
         if "ting_wins" not in pq.read_schema(directory / "holds.parquet").names:  # written before the wins
@@ -193,7 +218,7 @@ def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> 
     for manifest in sorted(root.glob("*/manifest.json")):
         directory = manifest.parent
         aside = ".replaced-" in directory.name  # moved aside by --force: another solve's, kept for the record
-        found = None if directory == exclude or aside else whole_stage_a(directory)
+        found = None if directory == exclude or aside else bounding_stage_a(directory, config)
         if found is None or found == config:
             continue
         gaps = [monotone(found)[k] - monotone(config)[k] for k in monotone(config)]
@@ -221,7 +246,7 @@ def find_refiners(config: GameConfig, root: Path, bounds: Sequence[Path], exclud
     nearer than the whole solves on its side (a farther one bounds no tighter, and reading it costs). A search
     for a payout's house edge solves variant after variant nearer the last: each one's walked rows, among them
     every state's best, bound the next one's closely."""
-    if any((found := whole_stage_a(b)) is None or found.fa_hu_bets != config.fa_hu_bets for b in bounds):
+    if any((found := bounding_stage_a(b, config)) is None or found.fa_hu_bets != config.fa_hu_bets for b in bounds):
         return ()
     nearest = [(np.inf, ""), (np.inf, "")]  # below, above: (distance, directory)
     for manifest in sorted(root.glob("*/manifest.json")):
@@ -231,7 +256,7 @@ def find_refiners(config: GameConfig, root: Path, bounds: Sequence[Path], exclud
                 and (side := _side(found, config)) is not None:
             nearest[side[0]] = min(nearest[side[0]], (side[1], str(directory)))
     for bound in bounds:  # a whole solve on a side bounds that side at least as closely as any farther
-        side = _side(whole_stage_a(bound), config)
+        side = _side(bounding_stage_a(bound, config), config)
         if side is not None and side[1] <= nearest[side[0]][0]:
             nearest[side[0]] = (np.inf, "")
     return tuple(Path(directory) for distance, directory in nearest if distance < np.inf)
@@ -410,9 +435,9 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
     the others' upper bounds below it)."""
     keys, low, high, exact = None, None, None, None
     for directory in bounds:
-        solved = whole_stage_a(directory)
+        solved = bounding_stage_a(directory, config)
         if solved is None:
-            raise ValueError(f"{directory} holds no finished solve with a whole stage A to bound by")
+            raise ValueError(f"{directory} holds no finished solve whose stage A bounds this variant")
         if not (near(solved, config) or sizes_near(solved, config)):
             raise ValueError(f"{directory} holds a solve of payouts that do not bound this variant's")
         solved = _dealt_as(solved, config)
@@ -433,18 +458,25 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
 
 def _bounded_rows(directory: Path, bounder: _Slopes | _BetSizes) -> list[tuple[np.ndarray, ...]]:
     """``bounder``'s bounds (keys, low, high, exact) of the rows of ``directory``'s ``holds.parquet``, part by
-    part, in threads."""
+    part, in threads. A row its solve left out below folding bounds the variant's from above alone
+    (:func:`above_fold_bounds`)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from solver.staged.chunks import as_array
-    from solver.tables.files import in_threads
+    from solver.tables.files import BOUND_COLUMN, bound_below_folding, in_threads
+
+    left_out = bound_below_folding(directory)
+    columns = [*bounder.COLUMNS, *([BOUND_COLUMN] if left_out else [])]
 
     def bounded(batch: pa.RecordBatch) -> tuple[np.ndarray, ...]:
         part = pa.Table.from_batches([batch])
-        return bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))
+        keys, low, high, exact = bounder.bounds(*(as_array(part[name]) for name in bounder.COLUMNS))
+        if left_out:
+            low[as_array(part[BOUND_COLUMN])] = -np.inf
+        return keys, low, high, exact
 
-    batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=bounder.COLUMNS)
+    batches = pq.ParquetFile(directory / "holds.parquet").iter_batches(ROWS_AT_ONCE, columns=columns)
     return list(in_threads(bounded, batches))
 
 

@@ -65,6 +65,7 @@ from solver.staged.bounds import (
     FOLD,
     best_rows_path,
     bets_near,
+    bounding_stage_a,
     describe_bounds,
     exact_values,
     find_refiners,
@@ -114,6 +115,7 @@ from solver.staged.summary import Summary, load_summary, summarise, write_summar
 from solver.staged.tracking import count_best_rows, tracked
 from solver.tables.files import (
     BOUND_BELOW_FOLDING,
+    BOUND_COLUMN,
     TABLE_FILES,
     bound_below_folding,
     bounded_stage_a,
@@ -196,11 +198,6 @@ def _holds_table(keys: np.ndarray, rows: np.ndarray, n_bets: int, bound: np.ndar
                "ting_gains": list_column(rows[:, n_bets + 3:2 * n_bets + 4]),
                "ting_wins": list_column(rows[:, 2 * n_bets + 4:])}
     return pa.table(columns if bound is None else {**columns, BOUND_COLUMN: bound})
-
-
-BOUND_COLUMN = "bound"
-"""In the ``holds.parquet`` of a solve that left out the rows that cannot beat folding: which rows hold upper
-bounds (every bet below folding) instead of values."""
 
 
 def _stage_holds(solve: SolveJob, holds_from: Path | None, quiet: bool) -> Future | None:
@@ -975,7 +972,7 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
         with _backend(*parallel):
             rows = _fill_store(SolveJob(config, Objective(), directory, store), bounds[0], quiet)
     for bound in bounds:  # the lower bounds of its strategy at a variant's payouts, once per bounding solve
-        solved = whole_stage_a(bound)
+        solved = bounding_stage_a(bound, config)
         if solved is not None and tangent_helps(solved, config) \
                 and read_best_rows(best_rows_path(store, solved)) is None:
             with _backend(*parallel):
@@ -993,10 +990,11 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
 def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarray]:
     """Stage B's rows, into the column store (without its values: the rows depend on the deck alone), and
     every hold's payout-free columns: what bounding a variant reads, when the solve that bounds it (``whole``,
-    a whole stage A, whose keys are every row's) was made without the store. Returns the rows."""
+    whose stage A's keys are every row's, walked or bound below folding) was made without the store. Returns
+    the rows."""
     geometry = solve.config.geometry
-    if whole_stage_a(whole) is None:  # its keys would not be every row's: rows into them would be stored
-        raise ValueError(f"{whole} holds no finished solve with a whole stage A to bound by")
+    if bounding_stage_a(whole, solve.config) is None:  # its keys would not be every row's: rows into them stored
+        raise ValueError(f"{whole} holds no finished solve whose stage A bounds this variant")
     if not quiet:
         print(f"filling the column store {solve.column_store} (once for this deck): every hold's columns, stage B's "
               "rows", file=sys.stderr)

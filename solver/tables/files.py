@@ -402,6 +402,10 @@ def bounded_stage_a(directory: Path) -> bool:
         return False  # damaged: whoever reads it says so
 
 
+BOUND_COLUMN = "bound"
+"""In the ``holds.parquet`` of a solve that left out the rows that cannot beat folding: which rows hold upper
+bounds (every bet below folding) instead of values."""
+
 BOUND_BELOW_FOLDING = "bound_below_folding"
 """Metadata of a ``holds.parquet`` whose walk left out the rows that cannot beat folding: those hold upper bounds,
 marked in its ``bound`` column (:attr:`solver.staged.chunks.SolveJob.above_fold`)."""
