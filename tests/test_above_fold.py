@@ -28,7 +28,7 @@ from solver.staged.bounds import FOLD, whole_stage_a
 from solver.staged.classes import extensions, group_classes
 from solver.staged.forward import decode_rows
 from solver.staged.holds import hold_columns, walk, walk_above
-from solver.staged.run import solve
+from solver.staged.run import load_summary, solve
 from solver.tables.files import bound_below_folding, content_digest
 
 # a small deck whose low payouts leave many rows below folding (185,013 of its 957,174 rows)
@@ -197,25 +197,47 @@ def test_a_ting_variant_is_bounded_by_a_solve_above_folding(solved, tmp_path):
     assert np.array_equal(keys, table["key"].to_numpy())
     assert (low <= value + 1e-12).all() and (value <= high + 1e-12).all()
     bound = pq.read_table(fast / "holds.parquet", columns=["bound"])["bound"].to_numpy()
-    assert np.isneginf(low[bound]).all() and (value[bound] < high[bound]).all()
+    assert np.isneginf(low[bound]).all()
     walked = pq.read_table(tmp_path / "bounded" / "holds.parquet", columns=["key"])["key"].to_numpy()
     assert 0 < len(walked) < len(keys)
 
 
 def test_paytable_reads_a_stage_a_above_folding_for_a_deal_payout(solved, tmp_path):
     """A variant of the deal payouts reads each post-draw state's best row alone, which a solve above folding has:
-    paytable reads that stage A as it is, and the variant's figures and tables are those of a whole solve."""
+    paytable reads that stage A as it is, and the variant's figures and tables are those of a whole solve. The
+    base's own payouts (where a search for a house edge starts) leave it as it is too; a chart of the variant
+    has the stage A it reads made whole."""
     from solver.products.paytable import paytable_rows
+    from solver.tables.files import recorded_source
 
     fast, _ = solved
     root = tmp_path / "tables"
-    shutil.copytree(fast, root / "main")
+    main = root / LOW.fingerprint()  # where the base's payouts are found
+    shutil.copytree(fast, main)
     solver = VariantSolver(n_jobs=2, quiet=True, root=root, column_store=tmp_path / "store")
     solver.share_beside(root)
     (row,) = paytable_rows(LOW, {"tian_hu": [4.0]}, solver)
-    assert bound_below_folding(root / "main")  # not made whole
     variant = Path(row.summary.directory)
+    assert recorded_source(variant)[1] == main and not (variant / "holds.parquet").exists()
+    assert solver(LOW).ev_exact == load_summary(fast, LOW).ev_exact
+    assert bound_below_folding(main)  # not made whole
     whole = solve(replace(LOW, tian_hu=4.0), tmp_path / "whole", n_jobs=2, quiet=True, index=False, whole=True)
     assert row.summary.ev_exact == whole.ev_exact
     for name in TABLES:
         assert content_digest(variant / name) == content_digest(tmp_path / "whole" / name), name
+    check_inputs(replace(LOW, tian_hu=4.0), variant, n_jobs=2)
+    assert not bound_below_folding(main) and not bound_below_folding(variant)
+    assert content_digest(main / "holds.parquet") == content_digest(solved[1] / "holds.parquet")
+
+
+def test_only_a_variant_that_reads_every_row_has_a_solve_above_folding_made_whole():
+    from solver.products.paytable import _reads_every_row
+
+    reads = {"ting_hu": 0.75, "ting_hu_flush": 1.0, "ting_hu_ante": 0.5}  # bounded by it as it is
+    assert not any(_reads_every_row(LOW, replace(LOW, **{key: v})) for key, v in reads.items())
+    assert not _reads_every_row(LOW, replace(LOW, ting_hu=0.75, fa_hu=0.75))  # a step-11 move too: exact counts
+    assert not _reads_every_row(LOW, replace(LOW, tian_hu=4.0))  # reads each state's best
+    assert not _reads_every_row(LOW, replace(LOW, copies=3))  # another deck: nothing of it
+    for other in ({"fa_hu": 0.75}, {"ting_hu_multiples": (1.0, 4.0)}, {"ting_hu_multiples": (2.0, 3.0)},
+                  {"fa_hu_bets": (1.0, 3.0)}, {"fa_hu_bets": (1.0, 3.0), "ting_hu": 0.75}):
+        assert _reads_every_row(LOW, replace(LOW, **other)), other  # prices it, or bounded by every row's own

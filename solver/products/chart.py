@@ -70,6 +70,7 @@ from solver.tables.files import (
     bounded_stage_a,
     check_tables,
     holds_file,
+    manifest_config,
     options_from_row,
     read_table,
     solve_command,
@@ -725,11 +726,12 @@ def check_inputs(config: GameConfig, tables: Path, n_jobs: int = -1, quiet: bool
                          f"holds.parquet has only the rows that could be best, and a chart reads them all; solve "
                          f"--config it into another directory to chart it")
     if bound_below_folding(Path(tables)):  # a chart's lines may play rows that cannot beat folding: walked once
-        source = holds_file(Path(tables)).parent
-        if source != Path(tables):
+        source = holds_file(Path(tables)).parent  # a paytable variant of the deal payouts reads another's
+        owner = config if source == Path(tables) else manifest_config(source)
+        if owner is None:
             raise InputError(f"{tables} reads the stage A of {source}, which leaves out the rows that cannot beat "
                              f"folding: run mahjong-poker solve --whole (with its --config) --out {source} first")
-        solve(config, tables, n_jobs=n_jobs, quiet=quiet, index=False, whole=True)
+        solve(owner, source, n_jobs=n_jobs, quiet=quiet, index=False, whole=True)
 
 
 def price_exactly(chart: Chart, config: GameConfig, tables: Path | str, n_jobs: int = -1, quiet: bool = True

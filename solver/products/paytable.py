@@ -204,8 +204,14 @@ class VariantSolver:
             bounds = None
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
                         quiet=self.quiet, holds_from=holds_from, column_store=store, index=False, bounds=bounds,
-                        whole=True)
+                        whole=self._whole(directory))
         return self._solved(config, summary)
+
+    def _whole(self, directory: Path) -> bool:
+        """Whether a variant's solve into ``directory`` walks every stage-A row (for later variants' bounds and
+        pricing): all but a finished solve offered with the rows below folding left out, which :meth:`ready`
+        makes whole only when a variant reads them (a search for a house edge starts at the base's payouts)."""
+        return directory.absolute() not in self._pending
 
     def _plan(self, config: GameConfig) -> tuple[Path, Path | None, bool | Path]:
         """Where the variant's tables go, the solve whose stage A it reads (None: it walks its own), and
@@ -310,7 +316,8 @@ class VariantSolver:
 
         tasks = [(n, config, *self._plan(config)) for n, config in ready]
         results = Parallel(n_jobs=lanes, backend="loky", return_as="generator_unordered")(
-            delayed(_solve_variant)(n, config, directory, source, store, each, self._bounds(config, directory, source))
+            delayed(_solve_variant)(n, config, directory, source, store, each, self._bounds(config, directory, source),
+                                    self._whole(directory))
             for n, config, directory, source, store in tasks)
         by_number = dict(ready)
         for n, summary in results:
@@ -485,7 +492,7 @@ def paytable_rows(base: GameConfig, grid: dict[str, Sequence[Any]], solver: Vari
 
 
 def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path | None, store: bool | Path,
-                   n_jobs: int, bounds: tuple[Path, ...] | None) -> tuple[int, Summary]:
+                   n_jobs: int, bounds: tuple[Path, ...] | None, whole: bool) -> tuple[int, Summary]:
     """One variant's solve in a worker process (:meth:`VariantSolver.solve_all`), quietly."""
     import threading
 
@@ -499,7 +506,7 @@ def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path
     # worker killed by Ctrl-C would leave it "leaked", and the tracker would warn of it as the command ends
     tqdm.set_lock(threading.RLock())
     return n, solve(config, directory, n_jobs=n_jobs, quiet=True, holds_from=holds_from, column_store=store,
-                    index=False, bounds=bounds, whole=True)
+                    index=False, bounds=bounds, whole=whole)
 
 
 def _describe(payouts: dict[str, Any]) -> str:

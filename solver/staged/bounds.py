@@ -44,6 +44,11 @@ so a solve of other step-11 payouts (:data:`solver.game.config.STEP11_PAYOUTS`)
 bounds too, its values first moved by those counts times each change; the deal
 payouts move no row.
 
+A solve that left out the rows below folding (as ``mahjong-poker solve`` does) keeps,
+for each of those, its node's value, ting wins and ting gains, each at least the row's
+own: they bound a variant of the ting win payouts from above as a row's own do, and
+nothing from below (:func:`above_fold_bounds`).
+
 With two solves, one on each side (:func:`brackets`), each side's bound is the
 tighter of the two. A solve of other fa-hu bets, the same payouts, bounds a
 variant's values at its other bets (:class:`_BetSizes`): ``gain_c`` is
@@ -146,6 +151,14 @@ def bounding_stage_a(directory: Path, config: GameConfig) -> GameConfig | None:
     return found
 
 
+def not_bounding(directory: Path) -> ValueError:
+    """The error for a ``directory`` given as bounds whose stage A does not bound the variant
+    (:func:`bounding_stage_a`)."""
+    return ValueError(f"{directory} holds no finished solve whose stage A bounds this variant: a whole one, or, for "
+                      f"other ting win payouts alone, one that left out the rows below folding (mahjong-poker solve "
+                      f"--whole walks those)")
+
+
 def above_fold_bounds(solved: GameConfig, config: GameConfig) -> bool:
     """Whether a solve of ``solved`` whose stage A left out the rows below folding bounds ``config``'s: of other
     payouts (:func:`near`) but the same fa-hu bets and ting multiples. A row left out holds, for every bet, the
@@ -241,7 +254,8 @@ def find_bounds(config: GameConfig, root: Path, exclude: Path | None = None) -> 
 def find_refiners(config: GameConfig, root: Path, bounds: Sequence[Path], exclude: Path | None = None
                   ) -> tuple[Path, ...]:
     """Finished bounded variants among ``root``'s directories whose walked rows tighten the bounds that the
-    whole solves ``bounds`` (all of ``config``'s fa-hu bets) give ``config``'s rows (:func:`needed_keys`): of
+    solves ``bounds`` (whole or above folding, all of ``config``'s fa-hu bets) give ``config``'s rows
+    (:func:`needed_keys`): of
     other ting payouts (:func:`near`) and the same fa-hu bets, the nearest below and the nearest above, each
     nearer than the whole solves on its side (a farther one bounds no tighter, and reading it costs). A search
     for a payout's house edge solves variant after variant nearer the last: each one's walked rows, among them
@@ -437,7 +451,7 @@ def _row_bounds(config: GameConfig, bounds: Sequence[Path], store: Path
     for directory in bounds:
         solved = bounding_stage_a(directory, config)
         if solved is None:
-            raise ValueError(f"{directory} holds no finished solve whose stage A bounds this variant")
+            raise not_bounding(directory)
         if not (near(solved, config) or sizes_near(solved, config)):
             raise ValueError(f"{directory} holds a solve of payouts that do not bound this variant's")
         solved = _dealt_as(solved, config)

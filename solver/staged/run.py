@@ -70,6 +70,7 @@ from solver.staged.bounds import (
     exact_values,
     find_refiners,
     needed_keys,
+    not_bounding,
     read_best_rows,
     recorded_bounds,
     tangent_helps,
@@ -994,7 +995,7 @@ def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarr
     the rows."""
     geometry = solve.config.geometry
     if bounding_stage_a(whole, solve.config) is None:  # its keys would not be every row's: rows into them stored
-        raise ValueError(f"{whole} holds no finished solve whose stage A bounds this variant")
+        raise not_bounding(whole)
     if not quiet:
         print(f"filling the column store {solve.column_store} (once for this deck): every hold's columns, stage B's "
               "rows", file=sys.stderr)
