@@ -610,23 +610,24 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     Time (real deck, 2 cores, beside a finished solve): a variant of the
     tian-hu, di-hu or double-down payouts reads that solve's first stage
     (about 1 minute); one of the fa-hu payouts or the largest ting
-    multiple prices it (under 2 minutes). A variant of the ting-hu payouts
-    or the bet sizes walks the first stage again, but only the rows that
-    can be best (1-5 minutes by machine and payout; ting_hu 1.5: 2 min 13
-    s on 2 Intel Xeon cores); the first one stores in the cache folder what no payout
-    changes (2.7 GB, a little over a minute; --no-column-store builds it
-    each time instead), and the first to raise a ting-hu payout or
-    multiple, its fa-hu bets the solve's, counts how that solve plays its
-    best rows (under a minute, once). A plain solve leaves out the
-    first-stage rows that cannot beat folding: a variant of the ting-hu
-    payouts is bounded by them as they are, while one that prices that
-    stage or changes the bet sizes or multiples has them walked first
-    (about 3 minutes, once). Variants of one run share what they can:
-    those with the same ting-hu payouts and bets price the rows the first
-    walked, and ting variants far from every solve walk together. Every
-    finished solve in strategy_tables/ is read or priced the same way. The variants run side by side, as many as --jobs
-    and the memory allow (about 3.5 GB each). docs/algorithm.md, "Paytable
-    variants", explains how.
+    multiple prices it (under 2 minutes). A variant of the ting-hu
+    payouts or the bet sizes walks the first stage again, but only the
+    rows that can be best (1-5 minutes by machine and payout; ting_hu
+    1.5: 2 min 13 s on 2 Intel Xeon cores); the first one stores in the
+    cache folder what no payout changes (2.7 GB, a little over a minute;
+    --no-column-store builds it each time instead), and the first to
+    raise a ting-hu payout or multiple, its fa-hu bets the solve's,
+    counts how that solve plays its best rows (under a minute, once). A
+    plain solve leaves out the first-stage rows that cannot beat
+    folding: a variant of the ting-hu payouts is bounded by them as they
+    are, while one that prices that stage or changes the bet sizes or
+    multiples has them walked first (about 3 minutes, once). Variants of
+    one run share what they can: those with the same ting-hu payouts and
+    bets price the rows the first walked, and ting variants far from
+    every solve walk together. Every finished solve in strategy_tables/
+    is read or priced the same way. The variants run side by side, as
+    many as --jobs and the memory allow (about 3.5 GB each).
+    docs/algorithm.md, "Paytable variants", explains how.
     """
     from solver.products.paytable import (
         VariantSolver,
