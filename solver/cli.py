@@ -212,8 +212,16 @@ def cmd_best(args: argparse.Namespace) -> None:
     elif tables is None:
         print("EVs computed by the evaluator (" + ("--no-tables" if args.no_tables else _no_solve(args)) + ")")
     else:
-        print(f"EVs from the tables in {tables}" if result.source == "tables" else
+        print(f"EVs from the tables in {tables}{_walked_note(result.walked)}" if result.source == "tables" else
               f"EVs computed by the evaluator ({_not_from_tables(state.stage, tables)})")
+
+
+def _walked_note(walked: int) -> str:
+    """What ``best`` says of the holds its tables left out and it walked now (:attr:`BestPlay.walked`)."""
+    if not walked:
+        return ""
+    return (f"; {walked} hold{'s' if walked > 1 else ''} the solve left out (no decision reads "
+            f"{'them' if walked > 1 else 'it'}) walked now, as it walks the others")
 
 
 def _listing_order(evs: list[float], best: int) -> list[int]:
@@ -268,16 +276,10 @@ def _tables_or_default(given: str | None, config: GameConfig, objective: Objecti
 def _not_from_tables(stage: Stage, tables: Path) -> str:
     """Why a query given --tables was answered by the evaluator."""
     from solver.products.query import STAGE_TABLES
-    from solver.tables.files import bound_below_folding, bounded_stage_a, solve_command
+    from solver.tables.files import solve_command
 
     if not (tables / STAGE_TABLES[stage]).exists():
         return f"{tables} lacks {STAGE_TABLES[stage]}, which {solve_command(tables)} adds"
-    if stage == Stage.DRAW and bounded_stage_a(tables):
-        return ("a paytable variant bounded by solves of other ting payouts or bets keeps only the holds that "
-                "could be best")
-    if stage == Stage.DRAW and bound_below_folding(tables):
-        return ("the solve left out a hold of this hand that cannot beat folding; mahjong-poker solve --whole "
-                "keeps every hold")
     return "the tables hold no such state: the solve never reaches it under optimal play"
 
 

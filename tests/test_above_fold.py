@@ -155,19 +155,24 @@ def test_a_restricted_strategy_reads_a_stage_a_above_folding(solved, tmp_path):
         assert content_digest(tmp_path / "from-fast" / name) == content_digest(tmp_path / "from-whole" / name), name
 
 
-def test_best_says_why_a_state_holding_a_row_left_out_is_computed(solved, tmp_path, capsys):
+def test_best_walks_the_holds_a_solve_left_out_as_the_whole_solve_holds_them(solved, tmp_path, capsys):
+    """A draw state holding rows the solve left out below folding is answered from the tables, those rows walked
+    now by the solve's walk: every option's EV bit for bit the whole solve's."""
     from solver.cli import main
 
-    fast, _ = solved
+    fast, whole = solved
     config = tmp_path / "low.toml"
     config.write_text("[deck]\nsuits = 3\nranks = 6\ncopies = 2\njokers = 1\n\n[payouts]\nfa_hu_ante = 0.0\n"
                       "fa_hu = 0.5\nfa_hu_flush = 0.5\nting_hu_ante = 0.0\nting_hu = 0.5\nting_hu_flush = 0.5\n")
     rows = pq.read_table(fast / "holds.parquet", columns=["key", "bound"])
-    key = rows["key"].to_numpy()[rows["bound"].to_numpy()][1000]
-    (hold, dead), = zip(*decode_rows(np.array([key]), LOW.geometry.n_types, (4, 4)))
-    hand, before = format_cards([*hold, *dead[2:]], LOW.geometry), format_cards(list(dead[:2]), LOW.geometry)
+    for key in rows["key"].to_numpy()[rows["bound"].to_numpy()][[1000, 40_000]]:
+        (hold, dead), = zip(*decode_rows(np.array([key]), LOW.geometry.n_types, (4, 4)))
+        hand, before = format_cards([*hold, *dead[2:]], LOW.geometry), format_cards(list(dead[:2]), LOW.geometry)
+        walked, read = (best_play(hand, LOW, dead=before, tables=t) for t in (fast, whole))
+        assert walked.source == read.source == "tables" and walked.walked > 0 == read.walked
+        assert [o.ev for o in walked.options] == [o.ev for o in read.options] and walked.best == read.best
     assert main(["best", hand, "--dead", before, "--tables", str(fast), "--config", str(config)]) == 0
-    assert "a hold of this hand that cannot beat folding; mahjong-poker solve --whole" in capsys.readouterr().out
+    assert f"EVs from the tables in {fast}; {walked.walked} holds" in capsys.readouterr().out
 
 
 def test_a_ting_variant_is_bounded_by_a_solve_above_folding(solved, tmp_path):

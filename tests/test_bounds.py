@@ -595,18 +595,19 @@ def test_a_bounded_stage_a_is_read_only_by_a_variant_bounded_alike_that_finds_it
     assert "bounded by solves of other ting payouts" in capsys.readouterr().err
 
 
-def test_a_query_of_a_hold_not_walked_is_answered_by_the_evaluator(solved: dict[str, Path]) -> None:
+def test_a_query_of_a_hold_not_walked_walks_it_as_the_whole_solve_does(solved: dict[str, Path]) -> None:
     from solver.products.query import best_play
 
     config = replace(SMALL, ting_hu=1.5)
     states = pq.read_table(solved["whole"] / "draws.parquet", columns=["hand", "dead"]).slice(0, 40).to_pylist()
-    sources = []
+    walked = []
     for state in states:
         bounded = best_play(state["hand"], config, dead=state["dead"], tables=solved["bounded"])
         whole = best_play(state["hand"], config, dead=state["dead"], tables=solved["whole"])
-        assert [o.ev for o in bounded.options] == pytest.approx([o.ev for o in whole.options], abs=1e-12)
-        sources.append(bounded.source)
-    assert "evaluator" in sources  # a state with a hold not walked
+        assert [o.ev for o in bounded.options] == [o.ev for o in whole.options]  # bit for bit
+        assert bounded.source == whole.source == "tables" and whole.walked == 0
+        walked.append(bounded.walked)
+    assert max(walked) > 0  # a state with a hold not walked
 
 
 def test_only_a_whole_optimal_solve_uses_bounds_or_takes_a_bounded_stage_a_as_done(solved: dict[str, Path],

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 from solver.errors import InputError
@@ -35,6 +36,8 @@ class BestPlay:
     aim: str
     source: str = "evaluator"
     """Where the EVs came from: ``tables`` (a solve's lookup) or ``evaluator`` (computed now)."""
+    walked: int = 0
+    """From ``tables``: how many holds of the state the solve had left out (:func:`_walked_now`), walked now."""
     odds: dict | None = None
     """At the ting: the outs and the last two cards' winning pairs (:func:`ting_odds`)."""
     best_unshown: int | None = None
@@ -53,7 +56,7 @@ class BestPlay:
             "best": self.best,
             "source": self.source,
             "aim": self.aim,
-        } | ({} if self.odds is None else {"ting": self.odds}) | (
+        } | ({"walked": self.walked} if self.walked else {}) | ({} if self.odds is None else {"ting": self.odds}) | (
             {} if self.best_unshown is None else
             {"shown": [geometry.card_name(c) for c in self.state.shown], "best_without_shown": self.best_unshown})
 
@@ -169,7 +172,8 @@ def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], 
     (c_hand, c_dead, c_community, c_shown), mapping = canonical(geometry, state.hand, state.dead, state.community,
                                                                  state.shown)
     c_state = replace(state, hand=c_hand, dead=c_dead, community=c_community, shown=c_shown)
-    options = _from_tables(Path(tables), c_state, config) if tables is not None else None
+    walked: list[int] = []
+    options = _from_tables(Path(tables), c_state, config, walked) if tables is not None else None
     source = "tables" if options is not None else "evaluator"
     if state.stage == Stage.TING:
         from solver.evaluator.api import ting_options, ting_state_outcomes
@@ -189,7 +193,7 @@ def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], 
         return BestPlay(state, options, best, describe_ting(odds), source, odds=odds)
     kept = remove_cards(state.hand, options[best].discard)
     unseen = unseen_copies(state.hand + state.dead + state.shown + state.community, geometry)
-    return BestPlay(state, options, best, describe_hold(kept, geometry, unseen), source)
+    return BestPlay(state, options, best, describe_hold(kept, geometry, unseen), source, walked=len(walked))
 
 
 def ting_odds(state: State, config: GameConfig, outcomes: tuple[int, int, float, int]) -> dict:
@@ -225,18 +229,19 @@ def describe_ting(odds: dict) -> str:
 STAGE_TABLES = {Stage.DEAL: "firsts.parquet", Stage.DRAW: "holds.parquet"}
 
 
-def _from_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
+def _from_tables(directory: Path, state: State, config: GameConfig, walked: list[int]) -> list[Option] | None:
     """Options of a canonical deal or draw state from a solve's tables (None at the ting decision, which
-    the tables do not hold, and when the stage's table is not there)."""
+    the tables do not hold, and when the stage's table is not there); the keys of the stage-A rows the solve
+    left out and :func:`_walked_now` walked go to ``walked``."""
     try:
-        return _read_tables(directory, state, config)
+        return _read_tables(directory, state, config, walked)
     except InputError:
         raise
     except (OSError, ValueError, KeyError) as error:  # a missing or damaged parquet file (pyarrow's errors)
         raise InputError(f"cannot read the tables in {directory}: {error}") from None
 
 
-def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Option] | None:
+def _read_tables(directory: Path, state: State, config: GameConfig, walked: list[int]) -> list[Option] | None:
     from solver.tables.files import bound_below_folding, bounded_stage_a, check_tables, lookup, solve_command
     from solver.tables.index import IndexDamaged, open_index
 
@@ -260,26 +265,42 @@ def _read_tables(directory: Path, state: State, config: GameConfig) -> list[Opti
             return None
         return tuple(row["evs"]) if table == "holds" else (row["ev"], row["ev_dd"])
 
+    @cache
+    def leaves_rows_out() -> bool:  # a bounded variant's stage A, or one that left out rows below folding
+        return bounded_stage_a(directory) or bound_below_folding(directory)
+
     def values(table: str, key: int) -> tuple[float, ...]:
-        found = None
+        found, indexed = None, False
         if index is not None:
             with contextlib.suppress(IndexDamaged):  # deleted, to be built again; the parquet files answer
-                found = index.lookup(table, key)
+                found, indexed = index.lookup(table, key), True
+        if found is None and table == "holds" and leaves_rows_out() and (indexed or from_parquet(table, key) is None):
+            walked.append(key)  # the index holds every row walked: this one was left out
+            return _walked_now(config, state.bonus, key)
         found = found if found is not None else from_parquet(table, key)
-        if found is None and table == "holds" and (bounded_stage_a(directory) or bound_below_folding(directory)):
-            raise _NotWalked  # a bounded variant's stage A, or a row left out below folding: the evaluator answers
         if found is None:
             raise InputError(f"the tables in {directory} lack a state every solve holds: they are damaged")
         return found
 
-    try:
-        return (_deal_options if state.stage == Stage.DEAL else _draw_options)(state, config, values)
-    except _NotWalked:
-        return None
+    return (_deal_options if state.stage == Stage.DEAL else _draw_options)(state, config, values)
 
 
-class _NotWalked(Exception):
-    """A hold a bounded variant did not walk (it could be no state's best), or one that cannot beat folding."""
+def _walked_now(config: GameConfig, bonus: float, key: int) -> tuple[float, ...]:
+    """The EVs (one per fa-hu bet) of a stage-A row that a solve left out, walked now by the solve's own walk
+    (:func:`solver.staged.holds.walk`, whose kernels the solve compiled): what ``solve --whole`` writes for it,
+    bit for bit. A solve leaves out the rows that cannot beat folding, and a bounded paytable variant those that
+    can be no state's best: no decision reads them, but ``best`` lists every option with its EV."""
+    import numpy as np
+
+    from solver.game.payouts import TingConstants
+    from solver.staged.forward import decode_rows
+    from solver.staged.holds import hold_columns, walk
+
+    geometry = config.geometry
+    hold, dead = decode_rows(np.array([key], np.int64), geometry.n_types, (4, 4))
+    constants = TingConstants.of(config, bonus)
+    columns = hold_columns(counts_of(tuple(int(c) for c in hold[0]), geometry), config, constants)
+    return tuple(float(v) for v in walk(columns, dead, config, constants)[0, :len(config.fa_hu_bets)])
 
 
 def _deal_options(state: State, config: GameConfig, values: Callable[[str, int], tuple[float, ...]]) -> list[Option]:

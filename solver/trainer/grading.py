@@ -94,7 +94,8 @@ class Grader:
                              name=f"mahjong-poker-grade-{'fast' if fast else 'evaluator'}").start()
 
     def instant(self, stage: Stage) -> bool:
-        """Whether a decision at ``stage`` is a table lookup (the ting decision is always fast)."""
+        """Whether a decision at ``stage`` is answered from the tables (a lookup, and the few holds a solve left out
+        walked: :func:`solver.products.query.best_play`) or fast anyway (the ting decision)."""
         if stage == Stage.TING:
             return True
         return self.tables is not None and (self.tables / STAGE_TABLES[stage]).exists()

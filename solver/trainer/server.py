@@ -70,7 +70,7 @@ class TrainerServer(ThreadingHTTPServer):
         config, grader = self.config, self.grader
         instant = {stage.value: grader.instant(stage) for stage in Stage}
         slow = [s for s, fast in instant.items() if not fast]
-        note = (f"Every decision is a table lookup (the solve's tables in {grader.tables})." if not slow else
+        note = (f"Every decision is answered from the solve's tables in {grader.tables}." if not slow else
                 f"The {' and '.join(slow)} decisions are computed by the evaluator while you look at the cards"
                 + (" (about a second each on the real deck, more for the first)" if slow == ["draw"] else "")
                 + ": `mahjong-poker solve` makes every decision instant.")
@@ -85,8 +85,9 @@ class TrainerServer(ThreadingHTTPServer):
                 "chart": None if grader.chart is None else {"lines": grader.chart.lines, "loss": grader.chart.loss}}
 
     def warm_up(self) -> None:
-        """Start the evaluator on a draw and a ting decision in the background, so that its start-up is
-        paid before the player's first hand gets there."""
+        """Answer a draw and a ting decision in the background, so that the start-up of what answers them (the
+        evaluator's kernels, or the walk of the holds a solve left out) is paid before the player's first hand
+        gets there."""
         hand = Hand.deal(0, self.config, shuffled_deck(self.config, "warm-up"))
         hand.play(Choice("discard", hand.cards[:2], 0.0))
         self.grader.warm_up(hand.situation())
