@@ -95,22 +95,6 @@ def test_a_solve_above_folding_has_the_whole_solves_tables(solved):
     assert whole_stage_a(fast) is None and whole_stage_a(whole) is not None  # no bounds from rows left out
 
 
-def test_a_query_of_a_row_left_out_is_computed(solved):
-    fast, whole = solved
-    rows = pq.read_table(fast / "holds.parquet", columns=["key", "bound"])
-    key = rows["key"].to_numpy()[rows["bound"].to_numpy()][1000]
-    (hold, dead), = zip(*decode_rows(np.array([key]), LOW.geometry.n_types, (4, 4)))
-    # the post-draw state that keeps this hold: its two last dead cards thrown from six, the first two before
-    hand, before = format_cards([*hold, *dead[2:]], LOW.geometry), format_cards(list(dead[:2]), LOW.geometry)
-    from_fast = best_play(hand, LOW, dead=before, tables=fast)
-    from_whole = best_play(hand, LOW, dead=before, tables=whole)
-    assert (from_fast.source, from_whole.source) == ("evaluator", "tables")
-    assert [(o.action, o.discard, o.bet) for o in from_fast.options] == \
-        [(o.action, o.discard, o.bet) for o in from_whole.options]
-    assert np.allclose([o.ev for o in from_fast.options], [o.ev for o in from_whole.options], atol=1e-12, rtol=0)
-    assert from_fast.best == from_whole.best
-
-
 def test_pricing_a_stage_a_above_folding_is_refused(solved):
     fast, _ = solved
     with pytest.raises(InputError, match="cannot beat folding"):

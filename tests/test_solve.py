@@ -141,15 +141,21 @@ def test_jobs_and_backends_give_identical_tables(solved: Path, tmp_path: Path, j
 
 
 @pytest.mark.parametrize("stop_after", ["holds-00002", "draws-00000", "firsts-00003", "tracking-00000"])
-def test_a_killed_solve_resumes_to_identical_tables(tmp_path: Path, stop_after: str) -> None:
+def test_a_killed_solve_resumes_to_identical_tables(tmp_path: Path, stop_after: str, monkeypatch) -> None:
     """kill -9 once a given chunk file is written (in stage A, B, C or the tracking walk), with a
-    half-written file left behind: the rerun gives the same tables as an uninterrupted solve."""
+    half-written file left behind: the rerun gives the same tables as an uninterrupted solve. Both runs keep
+    stages B and C's rows in a cache folder of their own (the other solve's rows would leave them no chunk
+    to make), with the kernels compiled already."""
+    from solver.runtime.jit import kernel_cache_folder
+
     config = "GameConfig(suits=2, ranks=4, copies=2, jokers=1)"
     whole = tmp_path / "whole"
     solve(GameConfig(suits=2, ranks=4, copies=2, jokers=1), whole, n_jobs=1, quiet=True)
     target = tmp_path / "killed"
     script = ("from solver.game.config import GameConfig; from solver.staged.run import solve; "
               f"solve({config}, {str(target)!r}, n_jobs=1, quiet=True)")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(Path(kernel_cache_folder()).parent))
+    monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path / "cache"))
     process = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
     marker = target / "chunks" / f"{stop_after}.parquet"
     deadline = time.monotonic() + 120
@@ -250,19 +256,20 @@ def test_bets_that_are_not_short_decimals_survive_the_tables(tmp_path: Path) -> 
 
 
 def test_chunks_of_another_solve_are_redone(solved: Path, tmp_path: Path, monkeypatch) -> None:
-    """A chunk file that belongs to another configuration (copied in by mistake) is not reused."""
+    """A chunk file that belongs to another configuration (copied in by mistake) is not reused (neither solve
+    keeps or reads stages B and C's rows in the store, so that both make their chunks)."""
     import solver.staged.run
 
     other = tmp_path / "other"
     monkeypatch.setattr(solver.staged.run, "_drop_chunks", lambda directory: None)  # keep the other solve's chunks
-    solve(GameConfig(suits=1, ranks=5, copies=3, jokers=1, tian_hu=4.0), other, n_jobs=1, quiet=True)
+    solve(GameConfig(suits=1, ranks=5, copies=3, jokers=1, tian_hu=4.0), other, n_jobs=1, quiet=True, keep_rows=False)
     monkeypatch.undo()
     mixed = tmp_path / "mixed"
     (mixed / "chunks").mkdir(parents=True)
     (mixed / "manifest.json").write_text((solved / "manifest.json").read_text())
     for name in ("holds-00000.parquet", "draws-00000.parquet", "firsts-00000.parquet"):
         (mixed / "chunks" / name).write_bytes((other / "chunks" / name).read_bytes())
-    solve(ONE_SUIT, mixed, n_jobs=1, quiet=True)
+    solve(ONE_SUIT, mixed, n_jobs=1, quiet=True, keep_rows=False)
     tables_equal(solved, mixed)
 
 
@@ -343,7 +350,32 @@ def test_stages_b_and_c_read_their_rows_from_the_column_store(solved: Path, tmp_
     assert np.array_equal(np.load(store / "firsts-rows.npy"), firsts)
 
 
-def test_stage_b_rows_that_miss_a_hold_are_not_for_the_store() -> None:
+def test_a_plain_solve_keeps_its_rows_for_the_next_solve_of_the_deck(solved: Path, tmp_path: Path,
+                                                                    monkeypatch) -> None:
+    """A solve without a column store keeps stages B and C's rows in the cache folder's store of its deck too
+    (the same arrays a store solve keeps), where the next solve of the deck reads them (a doctored array
+    shows through) and a paytable variant's store finds them."""
+    import numpy as np
+
+    from solver.staged.column_store import ROW_ARRAYS, store_folder
+
+    monkeypatch.setenv("MAHJONG_POKER_CACHE", str(tmp_path / "cache"))
+    solve(ONE_SUIT, tmp_path / "plain", n_jobs=1, quiet=True)
+    solve(ONE_SUIT, tmp_path / "stored", n_jobs=1, quiet=True, column_store=tmp_path / "own")
+    tables_equal(solved, tmp_path / "plain")
+    kept, own = store_folder(ONE_SUIT), store_folder(ONE_SUIT, tmp_path / "own")
+    assert kept.parent == tmp_path / "cache"
+    for stage, names in ROW_ARRAYS.items():
+        for name in names:
+            assert np.array_equal(np.load(kept / f"{stage}-{name}.npy"), np.load(own / f"{stage}-{name}.npy"))
+    level = np.load(kept / "draws-level.npy")
+    np.save(kept / "draws-level.npy", np.zeros_like(level))  # no di-hu to claim: the strategy changes
+    doctored = solve(ONE_SUIT, tmp_path / "doctored", n_jobs=1, quiet=True)
+    assert doctored.ev_exact != load_summary(solved, ONE_SUIT).ev_exact
+    assert not (tmp_path / "plain" / "chunks").exists()  # the rows' files went with the chunks
+
+
+def test_stage_b_rows_that_miss_a_hold_are_not_for_the_store(tmp_path: Path) -> None:
     """Stage B's rows go to the store only when every hold of every post-draw class found its stage-A row: rows
     found over a partial stage A would mislead every later solve of the deck."""
     import numpy as np
@@ -352,6 +384,16 @@ def test_stage_b_rows_that_miss_a_hold_are_not_for_the_store() -> None:
 
     n_holds = np.array([2, 1, 3], np.int8)
     rows = np.array([[0, 1, -1], [2, -1, -1], [3, 4, 5]], np.int32)
-    assert _every_hold_found(rows, n_holds) and _every_hold_found(rows, n_holds, at_once=1)
+    files = [tmp_path / "a.npy", tmp_path / "b.npy"]  # the rows of two chunks
+
+    def chunks(rows: np.ndarray, at: int) -> list[Path]:
+        np.save(files[0], rows[:at])
+        np.save(files[1], rows[at:])
+        return files
+
+    assert _every_hold_found(chunks(rows, 1), n_holds) and _every_hold_found(chunks(rows, 2), n_holds)
+    assert not _every_hold_found(chunks(rows[:2], 1), n_holds)  # a chunk short
     rows[2, 1] = -1
-    assert not _every_hold_found(rows, n_holds) and not _every_hold_found(rows, n_holds, at_once=2)
+    assert not _every_hold_found(chunks(rows, 1), n_holds) and not _every_hold_found(chunks(rows, 2), n_holds)
+
+

@@ -204,7 +204,7 @@ class VariantSolver:
             bounds = None
         summary = solve(config, directory, n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
                         quiet=self.quiet, holds_from=holds_from, column_store=store, index=False, bounds=bounds,
-                        whole=self._whole(directory))
+                        whole=self._whole(directory), keep_rows=store is not False)
         return self._solved(config, summary)
 
     def _whole(self, directory: Path) -> bool:
@@ -506,7 +506,7 @@ def _solve_variant(n: int, config: GameConfig, directory: Path, holds_from: Path
     # worker killed by Ctrl-C would leave it "leaked", and the tracker would warn of it as the command ends
     tqdm.set_lock(threading.RLock())
     return n, solve(config, directory, n_jobs=n_jobs, quiet=True, holds_from=holds_from, column_store=store,
-                    index=False, bounds=bounds, whole=whole)
+                    index=False, bounds=bounds, whole=whole, keep_rows=store is not False)
 
 
 def _describe(payouts: dict[str, Any]) -> str:

@@ -27,7 +27,7 @@ from solver.game.objective import Objective
 from solver.game.payouts import TingConstants
 from solver.runtime.files import written_atomically
 from solver.runtime.parallel import watch_parent, work_processes
-from solver.staged.column_store import stored_columns
+from solver.staged.column_store import store_folder, stored_columns
 from solver.staged.holds import HoldColumns, hold_columns, live_columns
 from solver.tables.files import describe, file_metadata, read_metadata, write_table
 
@@ -61,6 +61,9 @@ class SolveJob:
     folding. ``completes``: stage A walks only those rows of the stage A there (its keys saved in
     ``chunks/holds-bound.npy``), to make it whole."""
     completes: bool = False
+    keeps_rows: bool = False
+    """Without a column store, keep stages B and C's rows in the cache folder's store of the deck all the same
+    (:attr:`rows_store`)."""
 
     def columns(self, hold: np.ndarray, constants: TingConstants, bonus_sums: bool = False,
                 also: tuple[TingConstants, ...] = ()) -> HoldColumns:
@@ -73,6 +76,16 @@ class SolveJob:
         if also:
             return live_columns(hold_columns(counts, self.config, constants, prune=False), constants, *also)
         return hold_columns(counts, self.config, constants, bonus_sums)
+
+    @property
+    def rows_store(self) -> Path | None:
+        """Where stages B and C read and keep the rows they look up, which depend on the deck alone
+        (:func:`solver.staged.column_store.stored_rows`): the solve's column store, else, where it
+        :attr:`keeps_rows`, the cache folder's store of its deck, so that a later solve of the deck (a paytable
+        variant) finds none; else nowhere."""
+        if self.column_store is not None:
+            return self.column_store
+        return store_folder(self.config) if self.keeps_rows else None
 
     @property
     def n_bets(self) -> int:
@@ -89,9 +102,15 @@ def chunk_path(directory: Path, stage: str, index: int) -> Path:
     return directory / "chunks" / f"{stage}-{index:05d}.parquet"
 
 
-def _chunk_done(path: Path, wanted: dict[str, Any]) -> bool:
-    """Whether a chunk file exists, is readable and was made for the solve described by ``wanted``."""
-    if not path.exists():
+def chunk_array_path(path: Path, name: str) -> Path:
+    """Where the array ``name`` of the chunk file ``path`` is kept beside it (:func:`run_stage`'s ``arrays``)."""
+    return path.with_name(f"{path.stem}-{name}.npy")
+
+
+def _chunk_done(path: Path, wanted: dict[str, Any], arrays: tuple[str, ...] = ()) -> bool:
+    """Whether a chunk file exists, is readable and was made for the solve described by ``wanted``, with its
+    ``arrays`` beside it."""
+    if not path.exists() or not all(chunk_array_path(path, name).exists() for name in arrays):
         return False
     try:  # a file that cannot be read (a disk fault, a copy cut short) is redone
         found = read_metadata(path)
@@ -101,14 +120,18 @@ def _chunk_done(path: Path, wanted: dict[str, Any]) -> bool:
 
 
 def run_stage(solve: SolveJob | list[SolveJob], stage: str, items: np.ndarray, work: Callable[..., Any], extra: tuple,
-               quiet: bool, tag: str = "", keep: Callable[[int, pa.Table], None] | None = None) -> list[Path]:
+               quiet: bool, tag: str = "", keep: Callable[[int, pa.Table], None] | None = None,
+               arrays: tuple[str, ...] = ()) -> list[Path]:
     """Run ``work(solve, items_of_chunk, *extra)`` for every chunk of ``items`` not finished yet, in
     parallel under the current joblib configuration; returns the chunk files in chunk order. ``tag``
     names what the items were made from, when that can differ between runs (chunks of another are redone).
     With a list of solves, ``work`` returns a table for each, written to each one's chunk files (the
     first one's are returned), and a chunk is done when every one has it. ``keep(index, table)`` is handed
     each chunk this run makes (the first solve's), as it is written: what the caller needs of it need not be
-    read back from its file (chunks finished by an earlier run are not handed)."""
+    read back from its file (chunks finished by an earlier run are not handed). The columns ``arrays`` of each
+    chunk's table are kept as ``.npy`` files beside its file (:func:`chunk_array_path`), written first, not in
+    it: stage B's and C's rows, 0.7 GB each on the real deck, which a parquet list column takes a dozen
+    times as long to write and read back (docs/performance.md)."""
     from tqdm import tqdm
 
     single = isinstance(solve, SolveJob)
@@ -117,7 +140,7 @@ def run_stage(solve: SolveJob | list[SolveJob], stage: str, items: np.ndarray, w
     n_chunks = -(-len(items) // size)
     paths = [[chunk_path(s.directory, stage, i) for i in range(n_chunks)] for s in group]
     wanted = [{**describe(s.config, s.objective), "stage": stage, "tag": tag} for s in group]
-    pending = [i for i in range(n_chunks) if not all(_chunk_done(p[i], w) for p, w in zip(paths, wanted))]
+    pending = [i for i in range(n_chunks) if not all(_chunk_done(p[i], w, arrays) for p, w in zip(paths, wanted))]
     done = len(items) - sum(len(items[i * size:(i + 1) * size]) for i in pending)
     bar = tqdm(total=len(items), initial=done, unit="item", desc=STAGE_NAMES[stage], smoothing=0.05,
                disable=True if quiet else None)
@@ -128,7 +151,9 @@ def run_stage(solve: SolveJob | list[SolveJob], stage: str, items: np.ndarray, w
         delayed(_indexed)(i, work, solve, items[i * size:(i + 1) * size], *extra) for i in pending)
     for index, tables in results:
         for chunk_paths, meta, table in zip(paths, metadata, [tables] if single else tables):
-            write_table(chunk_paths[index], table, meta)
+            for name in arrays:
+                _save_array(chunk_array_path(chunk_paths[index], name), as_array(table[name]))
+            write_table(chunk_paths[index], table.drop_columns(list(arrays)), meta)
         if keep is not None:
             keep(index, tables if single else tables[0])
         bar.update(len(items[index * size:(index + 1) * size]))
@@ -165,9 +190,12 @@ def as_array(column: pa.ChunkedArray) -> np.ndarray:
 def save_stage_arrays(directory: Path, name: str, arrays: dict[str, np.ndarray]) -> None:
     """Save a stage's merged arrays as ``.npy`` files in ``chunks/`` (each atomically) for the next stage."""
     for key, array in arrays.items():
-        path = directory / "chunks" / f"{name}-{key}.npy"
-        with written_atomically(path) as tmp, open(tmp, "wb") as handle:
-            np.save(handle, np.ascontiguousarray(array))
+        _save_array(directory / "chunks" / f"{name}-{key}.npy", array)
+
+
+def _save_array(path: Path, array: np.ndarray) -> None:
+    with written_atomically(path) as tmp, open(tmp, "wb") as handle:
+        np.save(handle, np.ascontiguousarray(array))
 
 
 _MAPPED: dict[tuple[str, ...], dict[str, np.ndarray]] = {}

@@ -73,7 +73,7 @@ def stored_columns(hold: tuple[int, ...], config: GameConfig, constants: TingCon
     ``hold_columns(counts_of(hold), config, constants, bonus_sums)``; with ``also``, the communities those
     payouts leave live are kept too (variants walked together); ``free``: the payout-free columns
     themselves."""
-    path = folder / f"{'-'.join(map(str, hold))}.npz"
+    path = _columns_path(folder, hold)
     payout_free = _read(path, hold, config)
     if payout_free is None:
         payout_free = hold_columns(counts_of(hold, config.geometry), config, constants, prune=False)
@@ -84,13 +84,24 @@ def stored_columns(hold: tuple[int, ...], config: GameConfig, constants: TingCon
     return with_bonus_columns(columns, config) if constants.bonus_bet > 0 or bonus_sums else columns
 
 
+def _columns_path(folder: Path, hold: tuple[int, ...]) -> Path:
+    """The file of the hold class ``hold``'s payout-free columns in the store ``folder``."""
+    return folder / f"{'-'.join(map(str, hold))}.npz"
+
+
+def columns_stored(folder: Path, holds: np.ndarray) -> bool:
+    """Whether the store ``folder`` has a file of columns for every hold class of ``holds`` (rows of cards); one
+    that cannot be read is built again when read."""
+    return all(_columns_path(folder, tuple(int(c) for c in hold)).exists() for hold in holds)
+
+
 def stored_counts(hold: tuple[int, ...], config: GameConfig, folder: Path
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Of the hold class ``hold``'s payout-free columns in the store ``folder`` (built and stored when absent),
     only each community's combinations ``w0`` and win counts ``q0``, with the hold's suited pool: a small part
     of its file."""
     try:
-        with np.load(folder / f"{'-'.join(map(str, hold))}.npz") as data:
+        with np.load(_columns_path(folder, hold)) as data:
             w0, q0 = _unpacked(data, "w0"), _unpacked(data, "q0")
         pool = (config.geometry.full_counts() - counts_of(hold, config.geometry))[:config.geometry.n_suited]
         return w0, q0, pool
@@ -154,14 +165,33 @@ def stored_rows(folder: Path, stage: str) -> dict[str, np.ndarray] | None:
         return None
 
 
-def store_rows(folder: Path, stage: str, arrays: dict[str, np.ndarray]) -> None:
+def store_rows(folder: Path, stage: str, arrays: dict[str, np.ndarray | list[Path]]) -> None:
     """Keep the rows of ``stage`` (:data:`ROW_ARRAYS`) in the store ``folder``, each array under a
     temporary name of its own and renamed (variants side by side may store the same ones at once);
-    nothing when the folder cannot be written (the store is never needed)."""
+    nothing when the folder cannot be written (the store is never needed). An array given as ``.npy``
+    files (a stage's chunks, in order) is their concatenation, copied file by file."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for name in ROW_ARRAYS[stage]:
-            with written_atomically(folder / f"{stage}-{name}.npy", unique=True) as tmp, open(tmp, "wb") as handle:
-                np.save(handle, np.ascontiguousarray(arrays[name]))
+            with written_atomically(folder / f"{stage}-{name}.npy", unique=True) as tmp:
+                _save_concatenated(tmp, arrays[name])
     except OSError:
         pass
+
+
+def _save_concatenated(path: Path, parts: np.ndarray | list[Path]) -> None:
+    """Save an array, or the concatenation of the arrays in ``.npy`` files, to ``path`` without holding the
+    whole in memory."""
+    if isinstance(parts, np.ndarray):
+        with open(path, "wb") as handle:
+            np.save(handle, np.ascontiguousarray(parts))
+        return
+    pieces = [np.load(part, mmap_mode="r") for part in parts]
+    shape = (sum(len(piece) for piece in pieces), *pieces[0].shape[1:])
+    out = np.lib.format.open_memmap(path, mode="w+", dtype=pieces[0].dtype, shape=shape)
+    start = 0
+    for piece in pieces:
+        out[start:start + len(piece)] = piece
+        start += len(piece)
+    out.flush()
+    del out

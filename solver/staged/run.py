@@ -80,6 +80,7 @@ from solver.staged.chunks import (
     STAGE_NAMES,
     SolveJob,
     as_array,
+    chunk_array_path,
     list_column,
     load_stage_arrays,
     read_chunks,
@@ -88,7 +89,7 @@ from solver.staged.chunks import (
     stage_arrays_ready,
 )
 from solver.staged.classes import extensions, group_classes
-from solver.staged.column_store import ROW_ARRAYS, store_folder, store_rows, stored_columns, stored_rows
+from solver.staged.column_store import columns_stored, store_folder, store_rows, stored_columns, stored_rows
 from solver.staged.forward import (
     DealChoice,
     DrawStage,
@@ -445,12 +446,12 @@ def _bet_columns(solve: SolveJob) -> np.ndarray:
 
 def _draws_work(solve: SolveJob, hands: np.ndarray) -> pa.Table:
     """Stage B for the post-draw classes of a chunk of canonical six-card hands, with each class's stage-A
-    rows when the solve keeps a column store (:func:`_stage_draws` stores them)."""
+    rows (:func:`_stage_draws` stores them)."""
     a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
     keys, level, n_holds, rows = _draw_rows(solve.config.geometry, hands, a["key"])
     play_on, best = _draw_play(solve, rows, n_holds, a["values"])
-    return _with_rows(solve, pa.table({"key": keys, "level": level, "play_on": play_on, "best": best,
-                                       "holds": n_holds}), rows)
+    return pa.table({"key": keys, "level": level, "play_on": play_on, "best": best, "holds": n_holds,
+                     "rows": list_column(rows)})
 
 
 def _draw_rows(geometry: DeckGeometry, hands: np.ndarray, a_keys: np.ndarray
@@ -475,13 +476,12 @@ def _draw_play(solve: SolveJob, rows: np.ndarray, n_holds: np.ndarray, a_values:
 
 
 def _stage_draws(solve: SolveJob, quiet: bool) -> None:
-    """Stage B into the arrays ``chunks/draws-*.npy``: from the rows the column store keeps when it has them,
-    otherwise in chunks (whose rows then go to the store, when the solve uses one)."""
+    """Stage B into the arrays ``chunks/draws-*.npy``: from the rows the store keeps when it has them
+    (:attr:`SolveJob.rows_store`), otherwise in chunks, whose rows then go to the store."""
     names = ("key", "level", "play_on", "best", "holds")
     if stage_arrays_ready(solve.directory, "draws", names):
         return
-    store = solve.column_store
-    kept = stored_rows(store, "draws") if store is not None else None
+    kept = stored_rows(solve.rows_store, "draws") if solve.rows_store is not None else None
     a = load_stage_arrays(solve.directory, "holds", ("key", "values"))
     if kept is not None and _rows_fit(kept, len(kept["key"]), len(a["values"])):
         play_on, best = _draw_play(solve, kept["rows"], kept["holds"], a["values"])
@@ -489,33 +489,38 @@ def _stage_draws(solve: SolveJob, quiet: bool) -> None:
                   "holds": kept["holds"]}
     else:
         paths = run_stage(solve, "draws", group_classes(solve.config.geometry, 6), _draws_work, (), quiet,
-                          tag=_rows_tag(store))
-        arrays = read_chunks(paths, [*names, *(["rows"] if store is not None else [])])
-        rows = arrays.pop("rows", None)
-        if rows is not None and _every_hold_found(rows, arrays["holds"]):  # rows over every stage-A key
-            store_rows(store, "draws", {"key": arrays["key"], "level": arrays["level"], "holds": arrays["holds"],
-                                        "rows": rows})
+                          tag=ROWS_TAG, arrays=("rows",))
+        arrays = read_chunks(paths, list(names))
+        _store_rows(solve, "draws", paths, {name: arrays[name] for name in ("key", "level", "holds")})
     save_stage_arrays(solve.directory, "draws", arrays)
 
 
-def _with_rows(solve: SolveJob, table: pa.Table, rows: np.ndarray) -> pa.Table:
-    """A stage B or C chunk's ``table``, with each class's ``rows`` when the solve keeps a column store (which
-    stores them: :func:`_rows_tag`)."""
-    return table.append_column("rows", list_column(rows)) if solve.column_store is not None else table
+ROWS_TAG = "rows beside"
+"""What stage B's and C's chunks are made with: their rows in files beside them (chunks of an older version
+held them in the file, or not at all, and are made again)."""
 
 
-def _rows_tag(store: Path | None) -> str:
-    """What stage B's and C's chunks are made with: their rows (about 0.7 GB each on the real deck) only
-    when the solve keeps them in a column store, so that chunks made without them are made again for one
-    (and chunks of an older version, which always had them, are made again for a solve without one)."""
-    return "" if store is not None else "without rows"
+def _store_rows(solve: SolveJob, stage: str, paths: list[Path], arrays: dict[str, np.ndarray]) -> None:
+    """Keep the rows of stage ``stage`` (``draws`` or ``firsts``), in the files beside its chunk files ``paths``,
+    in the store with ``arrays`` (the other arrays the store keeps of the stage), when each post-draw class
+    found a stage-A row for each of its holds: rows over every stage-A key, which serve any solve of the deck
+    (every one's stage A is keyed so); nothing for a solve that keeps none (:attr:`SolveJob.rows_store`)."""
+    rows = [chunk_array_path(path, "rows") for path in paths]
+    if solve.rows_store is None or stage == "draws" and not _every_hold_found(rows, arrays["holds"]):
+        return
+    store_rows(solve.rows_store, stage, {**arrays, "rows": rows})
 
 
-def _every_hold_found(rows: np.ndarray, n_holds: np.ndarray, at_once: int = 1 << 20) -> bool:
-    """Whether each post-draw class found a stage-A row for each of its ``n_holds`` holds (``rows``: -1 where
-    none): only rows over stage A's every key serve another solve."""
-    return all(((rows[s:s + at_once] >= 0).sum(axis=1) == n_holds[s:s + at_once]).all()
-               for s in range(0, len(rows), at_once))
+def _every_hold_found(rows: list[Path], n_holds: np.ndarray) -> bool:
+    """Whether each post-draw class found a stage-A row for each of its ``n_holds`` holds (``rows``: the
+    chunks' ``.npy`` files of them, -1 where none): only rows over stage A's every key serve another solve."""
+    start = 0
+    for path in rows:
+        part = np.load(path, mmap_mode="r")
+        if not ((part >= 0).sum(axis=1) == n_holds[start:start + len(part)]).all():
+            return False
+        start += len(part)
+    return start == len(n_holds)
 
 
 def _rows_fit(kept: dict[str, np.ndarray], n_items: int, n_targets: int) -> bool:
@@ -551,7 +556,7 @@ def _firsts_table(solve: SolveJob, hold_rows: np.ndarray, dead_rows: np.ndarray,
 
 def _firsts_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
     """Stage C for the (first hold, thrown) classes of a chunk of canonical holds, with each class's
-    stage-B rows when the solve keeps a column store (:func:`_stage_firsts` stores them)."""
+    stage-B rows (:func:`_stage_firsts` stores them)."""
     geometry = solve.config.geometry
     hold_rows, dead_rows, keys = _first_classes(geometry, holds)
     b_keys = load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"]
@@ -559,17 +564,16 @@ def _firsts_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
     rows = np.empty((len(hold_rows), n_types * (n_types + 1) // 2), np.int32)
     _first_rows(hold_rows, dead_rows, geometry.full_counts(), b_keys, geometry.suits, geometry.ranks,
                 pattern_powers(geometry), rows)
-    return _with_rows(solve, _firsts_table(solve, hold_rows, dead_rows, keys, rows), rows)
+    return _firsts_table(solve, hold_rows, dead_rows, keys, rows).append_column("rows", list_column(rows))
 
 
 def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
-    """Stage C into ``firsts.parquet`` and the arrays ``chunks/firsts-*.npy``: from the rows the column store
-    keeps when it has them, otherwise in chunks (whose rows then go to the store, when the solve uses one)."""
+    """Stage C into ``firsts.parquet`` and the arrays ``chunks/firsts-*.npy``: from the rows the store keeps
+    when it has them (:attr:`SolveJob.rows_store`), otherwise in chunks, whose rows then go to the store."""
     if stage_arrays_ready(solve.directory, "firsts", ("key", "ev")):
         return
     geometry = solve.config.geometry
-    store = solve.column_store
-    kept = stored_rows(store, "firsts") if store is not None else None
+    kept = stored_rows(solve.rows_store, "firsts") if solve.rows_store is not None else None
     if kept is not None:
         classes = _first_classes(geometry, group_classes(geometry, 4))
         n_draws = len(load_stage_arrays(solve.directory, "draws", ("key", "level", "play_on"))["key"])
@@ -577,11 +581,10 @@ def _stage_firsts(solve: SolveJob, quiet: bool) -> None:
     if kept is not None:
         table = _firsts_table(solve, *classes, kept["rows"])
     else:
-        paths = run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet, tag=_rows_tag(store))
+        paths = run_stage(solve, "firsts", group_classes(geometry, 4), _firsts_work, (), quiet, tag=ROWS_TAG,
+                          arrays=("rows",))
         table = pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in paths)
-        if store is not None:
-            store_rows(store, "firsts", {"rows": as_array(table["rows"])})
-            table = table.drop_columns(["rows"])
+        _store_rows(solve, "firsts", paths, {})
     # keep_same: the tables a clone has committed stay as they were when a solve makes them again
     write_table(solve.directory / "firsts.parquet", table, file_metadata(solve.config, solve.objective), keep_same=True)
     evs = np.column_stack([as_array(table["ev"]), as_array(table["ev_dd"])])
@@ -839,7 +842,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
           restriction: str = "optimal", chart: Policy | None = None, n_jobs: int = -1,
           backend: str = "loky", scheduler: str | None = None, quiet: bool = False, force: bool = False,
           holds_from: Path | str | None = None, column_store: bool | Path = False, index: bool = True,
-          bounds: Sequence[Path] | None = None, whole: bool = False) -> Summary:
+          bounds: Sequence[Path] | None = None, whole: bool = False, keep_rows: bool = True) -> Summary:
     """Solve ``config`` into the table directory (default ``strategy_tables/<fingerprint>``).
 
     Finished chunks already in the directory are kept (a killed solve
@@ -869,7 +872,10 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
     leaves out the rows that cannot beat folding (:attr:`solver.staged.chunks.SolveJob.above_fold`): the same
     figures and tables, but for those rows of ``holds.parquet``. ``whole`` walks every row, and walks those left
     out of a finished solve in ``directory`` (:func:`make_whole`): what a chart, a variant's bounds or a solve
-    that prices this stage A read.
+    that prices this stage A read. ``keep_rows``: without a column store, keep the rows stages B and C look up
+    (which depend on the deck alone) in the cache folder's store of the deck all the same, and read them from
+    there when a solve of the deck kept them (:attr:`solver.staged.chunks.SolveJob.rows_store`): a later solve
+    (a paytable variant) then finds none.
     Returns the game's summary, also written to ``summary.parquet``.
     """
     start = time.monotonic()
@@ -894,7 +900,7 @@ def solve(config: GameConfig, directory: Path | str | None = None, *, bonus: flo
             if (source is None or bounded_stage_a(source)) and objective == Objective() else ""
         above = not (whole or bounded or store is not None or objective.bonus or objective.chart is not None
                      or len(config.fa_hu_bets) > WIDE_BETS)
-        job = SolveJob(config, objective, directory, store, bounded, above_fold=above)
+        job = SolveJob(config, objective, directory, store, bounded, above_fold=above, keeps_rows=keep_rows)
         summary = _solve(job, source, start, n_jobs, backend, scheduler, quiet)
         if whole and source is None and bound_below_folding(directory):  # resumed from a stage A above folding
             make_whole(job, (backend, scheduler, n_jobs), quiet)
@@ -963,13 +969,13 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
     bounds) walked for it (:func:`_walked_for`: of its holds fingerprint, other deal payouts alone, or one whose
     rows its walk took in), when no such solve is among the bounds: those rows, not found again. Bounded
     variants beside it tighten the bounds on the rows they walked (:func:`solver.staged.bounds.find_refiners`).
-    A store without stage B's rows (the bounding solve was made without it) is filled first
-    (:func:`_fill_store`, on the ``parallel`` backend, scheduler and processes)."""
+    A store without every hold's columns or stage B's rows is filled first (:func:`_fill_store`, on the
+    ``parallel`` backend, scheduler and processes)."""
     if source is not None and config.holds_fingerprint() in _walked_for(source) \
             and _bets_bound(bounds, config)[0] is None:
         return as_array(pq.read_table(source / "holds.parquet", columns=["key"])["key"]), np.empty(0, np.int64)
     rows = stored_rows(store, "draws")
-    if rows is None:
+    if rows is None or not columns_stored(store, group_classes(config.geometry, 4)):
         with _backend(*parallel):
             rows = _fill_store(SolveJob(config, Objective(), directory, store), bounds[0], quiet)
     for bound in bounds:  # the lower bounds of its strategy at a variant's payouts, once per bounding solve
@@ -989,31 +995,39 @@ def _needed_rows(config: GameConfig, directory: Path, bounds: Sequence[Path], st
 
 
 def _fill_store(solve: SolveJob, whole: Path, quiet: bool) -> dict[str, np.ndarray]:
-    """Stage B's rows, into the column store (without its values: the rows depend on the deck alone), and
-    every hold's payout-free columns: what bounding a variant reads, when the solve that bounds it (``whole``,
-    whose stage A's keys are every row's, walked or bound below folding) was made without the store. Returns
-    the rows."""
+    """Every hold's payout-free columns, and stage B's rows (without its values: the rows depend on the deck
+    alone) where a solve of the deck has not kept them, into the column store: what bounding a variant reads,
+    when the solve that bounds it (``whole``, whose stage A's keys are every row's, walked or bound below
+    folding) was made without the store. Returns the rows."""
     geometry = solve.config.geometry
     if bounding_stage_a(whole, solve.config) is None:  # its keys would not be every row's: rows into them stored
         raise not_bounding(whole)
+    rows = stored_rows(solve.column_store, "draws")
     if not quiet:
-        print(f"filling the column store {solve.column_store} (once for this deck): every hold's columns, stage B's "
-              "rows", file=sys.stderr)
+        print(f"filling the column store {solve.column_store} (once for this deck): every hold's columns"
+              + ("" if rows is not None else ", stage B's rows"), file=sys.stderr)
+    run_stage(solve, "store", group_classes(geometry, 4), _store_work, (), quiet)
+    if rows is not None:
+        return rows
     if not stage_arrays_ready(solve.directory, "every", ("key",)):
         save_stage_arrays(solve.directory, "every", {"key": as_array(pq.read_table(whole / "holds.parquet",
                                                                                    columns=["key"])["key"])})
-    run_stage(solve, "store", group_classes(geometry, 4), _store_work, (), quiet)
-    paths = run_stage(solve, "rows", group_classes(geometry, 6), _rows_work, (), quiet)
-    rows = read_chunks(paths, list(ROW_ARRAYS["draws"]))
-    store_rows(solve.column_store, "draws", rows)
-    return rows
+    paths = run_stage(solve, "rows", group_classes(geometry, 6), _rows_work, (), quiet, tag=ROWS_TAG,
+                      arrays=("rows",))
+    arrays = read_chunks(paths, ["key", "level", "holds"])
+    _store_rows(solve, "draws", paths, arrays)
+    kept = stored_rows(solve.column_store, "draws")
+    if kept is None:  # a store that cannot be written: the rows from the chunks
+        kept = {**arrays, "rows": np.concatenate([np.load(chunk_array_path(path, "rows")) for path in paths])}
+    return kept
 
 
 def _store_work(solve: SolveJob, holds: np.ndarray) -> pa.Table:
     """Build and store the payout-free columns of a chunk of hold classes, where the store lacks them."""
     constants = TingConstants.of(solve.config)
     for hold in holds:
-        stored_columns(tuple(int(c) for c in hold), solve.config, constants, solve.column_store, free=True)
+        if not columns_stored(solve.column_store, hold[None]):
+            stored_columns(tuple(int(c) for c in hold), solve.config, constants, solve.column_store, free=True)
     return pa.table({"hold": pa.array([], pa.int64())})
 
 
