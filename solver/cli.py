@@ -292,10 +292,11 @@ def cmd_solve(args: argparse.Namespace) -> None:
     resumes from its finished chunks when rerun; a directory made for
     another configuration is refused (--force moves it aside). Prints the
     house edge, element of risk, standard deviation and time taken.
-    --column-store keeps what does not depend on the payouts in the cache
-    folder (about 2.7 GB for the real deck): every hold's columns, so a later
-    solve of the same deck under other ting payouts or bet sizes builds none,
-    and the rows stages B and C look up, so a later solve finds none.
+    A solve keeps the rows stages B and C look up, which depend on the deck
+    alone, in the cache folder (1.3 GB for the real deck), so that a later
+    solve of the deck (a paytable variant) finds none; --column-store also
+    keeps every hold's payout-free columns there (1.2 GB more), so that a
+    later solve under other ting payouts or bet sizes builds none.
     Stage A leaves out the (hold, dead cards) rows that an upper bound proves
     cannot beat folding (about 60% of them on the real deck): no decision
     reads their values, so the figures and tables are the same, but for
@@ -532,8 +533,8 @@ def _add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--force", action="store_true", help="move aside a table directory made for another solve")
     parser.add_argument("--column-store", action="store_true",
-                        help="read and keep the payout-free columns and rows in the cache (about 2.7 GB, real deck); "
-                             "stage A is then walked whole")
+                        help="read and keep every hold's payout-free columns in the cache too (1.2 GB more, real "
+                             "deck); stage A is then walked whole")
     parser.add_argument("--whole", action="store_true",
                         help="walk every stage-A row, also those that cannot beat folding, which a solve leaves out "
                              "(its figures are the same): what chart and paytable read, and make whole themselves")

@@ -734,6 +734,32 @@ def test_best_rows_are_each_states_best_and_their_counts_price_the_solve(solved:
     assert (above > own + 1e-9).mean() > 0.5
 
 
+def test_the_best_rows_counts_read_from_the_solves_tracking_are_those_walked(solved: dict[str, Path],
+                                                                            tmp_path: Path, monkeypatch) -> None:
+    """The best rows' outcome counts are read from the solve's tracking table where it holds them (the rows its
+    strategy reaches), the others walked: the same counts, bit for bit, as walking every one."""
+    from solver.game.objective import Objective
+    from solver.staged import tracking
+    from solver.staged.bounds import best_rows_path, read_best_rows
+    from solver.staged.chunks import SolveJob
+
+    store = store_folder(SMALL, solved["low"].parent / "store")
+    rows = stored_rows(store, "draws")
+    found = read_best_rows(best_rows_path(store, WHOLE["low"]))  # counted by the bounded variants' solves
+    assert found is not None and tracking._tracked_for(solved["low"], WHOLE["low"])
+    known = tracking._known_tracking(solved["low"], WHOLE["low"].fa_hu_bets)
+    wanted = tracking._tracking_index(found[0], found[1].astype(np.int64), np.zeros(len(found[0]), np.int64),
+                                      len(WHOLE["low"].fa_hu_bets))
+    assert 0 < np.isin(wanted, known[0]).sum() < len(wanted)  # some read, some walked
+    assert not tracking._tracked_for(solved["low"], MID)  # another solve's counts are never read
+    monkeypatch.setattr(tracking, "_tracked_for", lambda directory, config: False)
+    job = SolveJob(WHOLE["low"], Objective(), tmp_path / "walked", store_folder(SMALL, tmp_path / "store"))
+    (job.directory / "chunks").mkdir(parents=True)
+    tracking.count_best_rows(job, solved["low"], rows["holds"], rows["rows"], quiet=True)
+    walked = read_best_rows(best_rows_path(job.column_store, WHOLE["low"]))
+    assert all(np.array_equal(a, b) for a, b in zip(found, walked))
+
+
 def test_the_solves_decisions_leave_a_variant_above_it_fewer_rows(solved: dict[str, Path], monkeypatch) -> None:
     """Of a variant above a solve, the rows the tangent lower bounds leave are fewer than the other bounds leave,
     and include every row that is some state's best (the rows its whole solve holds there)."""

@@ -11,8 +11,10 @@ the same arrays, so the same values, bit for bit, as building them.
 
 The store also keeps what stages B and C look up (:mod:`solver.staged.stages`): the stage-A
 row of each post-draw class's holds, and the stage-B row of each first hold's draws. Those
-depend on the deck alone, and a variant that reads them only gathers values from them
-(:func:`stored_rows`): the same values, in the same order, as looking each one up.
+depend on the deck alone: every solve keeps them, one without the store too
+(:attr:`solver.staged.chunks.SolveJob.rows_store`), and a later solve of the deck only gathers
+values from them (:func:`stored_rows`): the same values, in the same order, as looking each
+one up.
 
 The store is a folder of the cache (:func:`solver.runtime.diskcache.cache_dir`)
 named by the configuration's columns fingerprint and the digest of this
@@ -186,12 +188,11 @@ def _save_concatenated(path: Path, parts: np.ndarray | list[Path]) -> None:
         with open(path, "wb") as handle:
             np.save(handle, np.ascontiguousarray(parts))
         return
-    pieces = [np.load(part, mmap_mode="r") for part in parts]
-    shape = (sum(len(piece) for piece in pieces), *pieces[0].shape[1:])
-    out = np.lib.format.open_memmap(path, mode="w+", dtype=pieces[0].dtype, shape=shape)
-    start = 0
-    for piece in pieces:
-        out[start:start + len(piece)] = piece
-        start += len(piece)
-    out.flush()
-    del out
+    heads = [np.load(part, mmap_mode="r") for part in parts]  # the shapes, read from the headers
+    shape = (sum(len(head) for head in heads), *heads[0].shape[1:])
+    header = {"descr": np.lib.format.dtype_to_descr(heads[0].dtype), "fortran_order": False, "shape": shape}
+    del heads
+    with open(path, "wb") as handle:  # written, not memory-mapped: the pages never count as the process's
+        np.lib.format.write_array_header_1_0(handle, header)
+        for part in parts:
+            handle.write(np.ascontiguousarray(np.load(part)).data)

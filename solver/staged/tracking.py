@@ -20,6 +20,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from solver.errors import InputError
+from solver.game.config import GameConfig
+from solver.game.objective import Objective
 from solver.game.payouts import TingConstants
 from solver.staged.chunks import (
     SolveJob,
@@ -32,7 +34,7 @@ from solver.staged.chunks import (
 )
 from solver.staged.forward import decode_rows
 from solver.staged.holds import TRACK_COLUMNS, walk
-from solver.tables.files import file_metadata, read_metadata, write_table
+from solver.tables.files import describe, file_metadata, read_metadata, write_table
 
 TRACKING_FILE = "tracking.parquet"
 """The outcome counts of every (hold, dead, F) a solve's strategy reaches: a later solve of the same walk
@@ -46,17 +48,7 @@ def tracked(solve: SolveJob, source: Path | None, quiet: bool, source_bets: Sequ
     where they differ from this solve's, the same walk otherwise: its rows of the bets both have). All of
     them are written to this solve's tracking table."""
     def run(keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray) -> np.ndarray:
-        sums = np.empty((len(keys), len(TRACK_COLUMNS)))
-        wanted = _tracking_index(keys, bets, minimum, solve.n_bets)
-        known = _known_tracking(source, solve.config.fa_hu_bets, source_bets) if source is not None else None
-        todo = np.ones(len(keys), bool)
-        if known is not None:
-            at = np.minimum(np.searchsorted(known[0], wanted), len(known[0]) - 1)
-            found = known[0][at] == wanted
-            sums[found] = known[1][at[found]]
-            todo = ~found
-        if todo.any():
-            sums[todo] = _walked_requests(solve, "tracking", keys[todo], bets[todo], minimum[todo], True, quiet)
+        sums = _known_or_walked(solve, source, source_bets, "tracking", keys, bets, minimum, True, quiet)
         write_table(solve.directory / TRACKING_FILE,
                     pa.table({"key": keys, "bet": bets.astype(np.int8), "minimum": minimum,
                               "sums": list_column(sums)}),
@@ -69,15 +61,48 @@ def count_best_rows(solve: SolveJob, whole: Path, holds: np.ndarray, rows: np.nd
     """Count the outcomes (bonus aside) of each post-draw state's best stage-A row at its best bet in the whole
     solve in ``whole`` (``solve``: of its configuration, into the column store, its chunks in its directory),
     and keep them in the store (:func:`solver.staged.bounds.best_rows_path`): what its strategy is worth at a
-    variant's payouts. ``holds``, ``rows``: each post-draw state's number of holds and stage-A rows."""
+    variant's payouts. ``holds``, ``rows``: each post-draw state's number of holds and stage-A rows. The rows
+    its strategy reaches, which its own forward count tracked, are read from its tracking table (about 1.5
+    million of 3.5 on the real deck), where that table is of ``solve``'s configuration."""
     from solver.runtime.diskcache import save_arrays
     from solver.staged.bounds import COUNTED, best_rows, best_rows_path
 
     if not quiet:
         print(f"counting the outcomes of {whole}'s best rows (once for that solve)", file=sys.stderr)
     keys, bets = best_rows(whole, holds, rows)
-    counts = _walked_requests(solve, "best", keys, bets, np.zeros(len(keys), bool), False, quiet)[:, :COUNTED]
+    source = whole if _tracked_for(whole, solve.config) else None
+    counts = _known_or_walked(solve, source, None, "best", keys, bets, np.zeros(len(keys), bool), False,
+                              quiet)[:, :COUNTED]
     save_arrays(best_rows_path(solve.column_store, solve.config), {"key": keys, "bet": bets, "counts": counts})
+
+
+def _known_or_walked(solve: SolveJob, source: Path | None, source_bets: Sequence[float] | None, stage: str,
+                     keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray, bonus: bool, quiet: bool) -> np.ndarray:
+    """The :data:`TRACK_COLUMNS` of the requested (key, bet, minimum) triples (sorted, distinct): those
+    ``source``'s tracking table holds read from it (:func:`_known_tracking`), the others walked (the chunks of
+    ``stage``, with the bonus net's sums or without: :func:`_walked_requests`)."""
+    sums = np.empty((len(keys), len(TRACK_COLUMNS)))
+    known = _known_tracking(source, solve.config.fa_hu_bets, source_bets) if source is not None else None
+    todo = np.ones(len(keys), bool)
+    if known is not None:
+        wanted = _tracking_index(keys, bets, minimum, solve.n_bets)
+        at = np.minimum(np.searchsorted(known[0], wanted), len(known[0]) - 1)
+        found = known[0][at] == wanted
+        sums[found] = known[1][at[found]]
+        todo = ~found
+    if todo.any():
+        sums[todo] = _walked_requests(solve, stage, keys[todo], bets[todo], minimum[todo], bonus, quiet)
+    return sums
+
+
+def _tracked_for(directory: Path, config: GameConfig) -> bool:
+    """Whether ``directory``'s tracking table was made by the optimal solve of ``config`` (this version): its
+    counts are then those the walk of ``config`` gives, the bonus net's sums aside."""
+    try:
+        found = read_metadata(directory / TRACKING_FILE)
+    except InputError:
+        return False
+    return all(found.get(key) == value for key, value in describe(config, Objective()).items())
 
 
 def _walked_requests(solve: SolveJob, stage: str, keys: np.ndarray, bets: np.ndarray, minimum: np.ndarray,
