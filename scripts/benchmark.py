@@ -16,6 +16,7 @@ cache, so run a case twice after changing the source: the first run compiles):
   bounded-rows      the stage-A rows a finished solve leaves each paytable variant to walk
   regimes           what a walk of only the communities away from their usual ting decision would walk
   table-write       writing and reading a large table, floating-point columns byte-stream-split or not
+  chunk-rows        stage B's rows passed through a stage's chunks: a parquet list column, or .npy files beside
   chart             the strategy chart's two lists: time, peak memory, loss and floor
 
 Machines are noisy: compare versions in alternating runs within minutes, and report medians.
@@ -949,6 +950,61 @@ def case_table_write(args: argparse.Namespace) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# chunk-rows
+
+
+def case_chunk_rows(args: argparse.Namespace) -> None:
+    """Stage B's rows (``--rows``: a store's ``draws-rows.npy``, default random rows of its shape, 11,641,881
+    by 15 int32) cut into ``--chunks`` chunks, passed through them both ways, ``--repeats`` times in
+    alternation: as a parquet list column of each chunk file (written as ``run_stage`` writes chunks, then
+    read back and concatenated as ``read_chunks`` does, then saved to one ``.npy``), and as ``.npy`` files
+    beside the chunk files (``run_stage``'s ``arrays``) copied into one file as the store does
+    (``column_store._save_concatenated``). Median seconds of each part; each result checked equal."""
+    import pyarrow as pa
+
+    from solver.staged.chunks import list_column, read_chunks
+    from solver.staged.column_store import _save_concatenated
+    from solver.tables.files import write_table
+
+    rows = np.load(args.rows) if args.rows else \
+        np.random.default_rng(0).integers(-1, 25_378_646, size=(11_641_881, 15), dtype=np.int32)
+    parts = np.array_split(rows, args.chunks)
+    times: dict[str, list[float]] = {k: [] for k in ("list_write", "list_read", "list_save", "npy_write", "npy_copy")}
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for _ in range(args.repeats):
+            paths = [root / f"c{i}.parquet" for i in range(len(parts))]
+            start = time.perf_counter()
+            for path, part in zip(paths, parts):
+                write_table(path, pa.table({"rows": list_column(part)}), {})
+            times["list_write"].append(time.perf_counter() - start)
+            back, took = _timed(read_chunks, paths, ["rows"])
+            times["list_read"].append(took)
+            _, took = _timed(np.save, root / "list.npy", back["rows"])
+            times["list_save"].append(took)
+            if not np.array_equal(np.load(root / "list.npy", mmap_mode="r"), rows):
+                raise SystemExit("the rows read back from the list column differ")
+            files = [root / f"c{i}-rows.npy" for i in range(len(parts))]
+            start = time.perf_counter()
+            for file, part in zip(files, parts):
+                np.save(file, part)
+            times["npy_write"].append(time.perf_counter() - start)
+            _, took = _timed(_save_concatenated, root / "beside.npy", files)
+            times["npy_copy"].append(took)
+            if not np.array_equal(np.load(root / "beside.npy", mmap_mode="r"), rows):
+                raise SystemExit("the rows copied from the files beside differ")
+            for path in [*paths, *files]:
+                path.unlink()
+    result = {k: round(statistics.median(v), 2) for k, v in times.items()}
+    if args.json:
+        print(json.dumps({"rows": len(rows), "chunks": args.chunks, **result}))
+        return
+    print(f"{len(rows):,} rows in {args.chunks} chunks, medians of {args.repeats} (seconds):")
+    print(f"  list column: write {result['list_write']}, read back {result['list_read']}, save {result['list_save']}")
+    print(f"  .npy beside: write {result['npy_write']}, copy into one file {result['npy_copy']}")
+
+
+# ---------------------------------------------------------------------------------------------------------
 # chart
 
 
@@ -1072,6 +1128,11 @@ def _parser() -> argparse.ArgumentParser:
     sub = case("table-write", case_table_write)
     sub.add_argument("table", type=Path, help="a table, e.g. a solve's holds.parquet")
     sub.add_argument("--rows", type=int, default=4_000_000)
+    sub.add_argument("--repeats", type=int, default=3)
+
+    sub = case("chunk-rows", case_chunk_rows)
+    sub.add_argument("--rows", type=Path, help="a store's draws-rows.npy (default: random rows of its shape)")
+    sub.add_argument("--chunks", type=int, default=40)
     sub.add_argument("--repeats", type=int, default=3)
 
     sub = case("chart", case_chart)

@@ -130,8 +130,8 @@ def run_stage(solve: SolveJob | list[SolveJob], stage: str, items: np.ndarray, w
     each chunk this run makes (the first solve's), as it is written: what the caller needs of it need not be
     read back from its file (chunks finished by an earlier run are not handed). The columns ``arrays`` of each
     chunk's table are kept as ``.npy`` files beside its file (:func:`chunk_array_path`), written first, not in
-    it: stage B's and C's rows, 0.7 GB each on the real deck, which a parquet list column takes a dozen
-    times as long to write and read back (docs/performance.md)."""
+    it: stage B's and C's rows, 0.7 GB each on the real deck, which a parquet list column takes three times
+    as long to write and read back (docs/performance.md)."""
     from tqdm import tqdm
 
     single = isinstance(solve, SolveJob)
