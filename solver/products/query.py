@@ -274,10 +274,12 @@ def _read_tables(directory: Path, state: State, config: GameConfig, walked: list
         if index is not None:
             with contextlib.suppress(IndexDamaged):  # deleted, to be built again; the parquet files answer
                 found, indexed = index.lookup(table, key), True
-        if found is None and table == "holds" and leaves_rows_out() and (indexed or from_parquet(table, key) is None):
-            walked.append(key)  # the index holds every row walked: this one was left out
+        left_out = found is None and table == "holds" and leaves_rows_out()  # its metadata read only then
+        if found is None and not (indexed and left_out):  # the index holds every row walked
+            found = from_parquet(table, key)
+        if found is None and left_out:
+            walked.append(key)
             return _walked_now(config, state.bonus, key)
-        found = found if found is not None else from_parquet(table, key)
         if found is None:
             raise InputError(f"the tables in {directory} lack a state every solve holds: they are damaged")
         return found
