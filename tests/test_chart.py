@@ -245,7 +245,7 @@ def test_pruned_lines_each_earn_their_place() -> None:
     ones), after pruning every limited line that some situation still takes is worth at least the
     minimum gain: dropping it (its hands fall to their next line) costs at least that, checked with
     plain loops; pruning drops only limited lines, and on these instances it both drops and keeps some."""
-    from solver.products.chart import _prune, _search
+    from solver.products.chart import _FirstTwo, _prune, _search
 
     dropped = kept = 0
     for seed in range(10):
@@ -260,7 +260,10 @@ def test_pruned_lines_each_earn_their_place() -> None:
         order, bets = _search(values, weights, list(rng.permutation(n_entries)), np.zeros(n_entries, dtype=int),
                               pseudo)
         min_gain = 15.0
-        pruned, order, bets = _prune(values.copy(), weights, order, bets, pseudo, limited, min_gain)  # in place
+        two = _FirstTwo(~np.isnan(values[:, :, 0]), order)
+        order, bets = _prune(values, weights, order, bets, pseudo, limited, min_gain, two)
+        pruned = values.copy()
+        pruned[:, two.gone] = np.nan
         gone = np.isnan(pruned[:, :, 0]) & ~np.isnan(values[:, :, 0])
         assert not gone[:, ~limited].any()
         dropped += int(gone.any(axis=0).sum())
@@ -518,25 +521,37 @@ def test_a_list_searched_on_a_sample_is_priced_over_every_situation(two_suit_tab
 
 def test_each_situations_first_two_lines_follow_moves_and_drops() -> None:
     """The search's bookkeeping (``_FirstTwo``: each situation's first two available lines, updated for the
-    situations a moved or dropped line touches) against a plain sort of each situation's lines."""
-    from solver.products.chart import _FirstTwo
+    situations a moved or dropped line touches; the list and each line's place, as ``_move_sweep`` moves
+    lines) against a plain sort of each situation's lines."""
+    from solver.products.chart import _FirstTwo, _move_sweep
 
     rng = np.random.default_rng(3)
+    moves = 0
     for _ in range(20):
         n, m = int(rng.integers(1, 200)), int(rng.integers(1, 40))
         present = rng.random((n, m)) < rng.uniform(0.02, 0.5)
-        order = [int(x) for x in rng.permutation(m)[:int(rng.integers(1, m + 1))]]
-        two, gone = _FirstTwo(present, order), set()
+        values = np.where(present[:, :, None], rng.normal(size=(n, m, 2)), np.nan)
+        weights, bets = rng.integers(1, 10, size=n).astype(float), rng.integers(0, 2, size=m)
+        ranked = rng.permutation(m)[:int(rng.integers(1, m + 1))]
+        two, gone = _FirstTwo(present, ranked.tolist()), set()
         for step in range(12):
-            ranked = [sorted((order.index(e), e) for e in np.flatnonzero(row) if e in order and e not in gone)
-                      for row in present]
-            assert two.first.tolist() == [r[0][1] if r else m for r in ranked]
-            assert two.second.tolist() == [r[1][1] if len(r) > 1 else m for r in ranked]
+            order = ranked.tolist()
+            assert sorted(order) == sorted(set(order)) and two.place[order].tolist() == list(range(len(order)))
+            plain = [sorted((order.index(e), e) for e in np.flatnonzero(row) if e in order and e not in gone)
+                     for row in present]
+            assert two.first.tolist() == [r[0][1] if r else m for r in plain]
+            assert two.second.tolist() == [r[1][1] if len(r) > 1 else m for r in plain]
             e = int(rng.choice(order))
             if step % 3 == 2 and e not in gone:
                 gone.add(e)
                 assert two.drop(e).tolist() == np.flatnonzero(present[:, e]).tolist()
             else:
-                order = [x for x in order if x != e]
-                order.insert(int(rng.integers(0, len(order) + 1)), e)
-                two.reorder(order, e)
+                before = order
+                moved = _move_sweep(ranked, two.place, two.none, weights, values, bets, two.holder_rows,
+                                    two.holder_start, two.holder_count, two.row_start, two.entries, two.gone,
+                                    two.first, two.second)
+                assert moved == (ranked.tolist() != before)
+                moves += moved
+    assert moves > 20
+
+

@@ -358,17 +358,19 @@ def _played(values: np.ndarray, order: list[int], bets: np.ndarray,
 class _FirstTwo:
     """Each situation's first two available entries in a ranked list (``len(present[0])`` where it has
     fewer), kept up to date as entries move or go: moving or dropping entry e changes them only for
-    the situations that have e, since the others' entries keep their order. ``holders[e]``: the
-    situations that have entry e, in order; each situation's own entries are kept too (a few of a chart's
-    thousands in rank shapes), so that finding its first two reads those few, not every entry."""
+    the situations that have e, since the others' entries keep their order. The situations that have
+    entry e are ``holders(e)``, in order (``holder_rows`` from ``holder_start[e]``, ``holder_count[e]``
+    of them); each situation's own entries are kept too (a few of a chart's thousands in rank shapes),
+    so that finding its first two reads those few, not every entry."""
 
     def __init__(self, present: np.ndarray, order: list[int]) -> None:
         self.none = present.shape[1]
         rows, columns = np.nonzero(present)  # row by row: each situation's entries, together
         self.row_start = np.searchsorted(rows, np.arange(len(present) + 1))
         self.entries = columns
-        by_entry = np.argsort(columns, kind="stable")
-        self.holders = np.split(rows[by_entry], np.cumsum(np.bincount(columns, minlength=self.none))[:-1])
+        self.holder_rows = rows[np.argsort(columns, kind="stable")]
+        self.holder_count = np.bincount(columns, minlength=self.none)
+        self.holder_start = np.cumsum(self.holder_count) - self.holder_count
         self.gone = np.zeros(self.none, np.bool_)
         self.place = np.full(self.none + 1, self.none)
         self.place[order] = np.arange(len(order))
@@ -376,18 +378,19 @@ class _FirstTwo:
         self.second = np.full(len(present), self.none)
         self.update(np.arange(len(present)))
 
+    def holders(self, entry: int) -> np.ndarray:
+        """The situations that have ``entry`` (none once it is dropped), in order."""
+        start = self.holder_start[entry]
+        return self.holder_rows[start:start + self.holder_count[entry]]
+
     def update(self, rows: np.ndarray) -> None:
         """Find the first two again for ``rows``."""
         _first_two(rows, self.row_start, self.entries, self.place, self.gone, self.none, self.first, self.second)
 
-    def reorder(self, order: list[int], moved: int) -> None:
-        """The list is now ``order``, in which only ``moved`` changed place."""
-        self.place[order] = np.arange(len(order))
-        self.update(self.holders[moved])
-
     def drop(self, entry: int) -> np.ndarray:
         """Take ``entry`` away from every situation (a line dropped); returns the situations that had it."""
-        had, self.holders[entry] = self.holders[entry], self.holders[entry][:0]
+        had = self.holders(entry)
+        self.holder_count[entry] = 0
         self.gone[entry] = True
         self.update(had)
         return had
@@ -414,75 +417,136 @@ def _first_two(rows, row_start, entries, place, gone, none, first, second):
 
 
 def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray,
-            pseudo: np.ndarray) -> tuple[list[int], np.ndarray]:
+            pseudo: np.ndarray, two: _FirstTwo | None = None) -> tuple[list[int], np.ndarray]:
     """Refine a ranked list and its bet choices by local search on the chart's exact total.
 
     ``values[s, e, b]`` is situation s's EV with entry e and bet size b (NaN
-    where e is not available). Each step moves one entry to its best place
-    in the list, found for all places at once: with e taken out, every
-    situation falls back on its first available entry at position q, and e
-    takes it over exactly when e is inserted at or above q. Then each
-    entry's bet is set to the best for the hands where it applies.
+    where e is not available; ``two``, where given, is the situations' first
+    two entries under ``order``, and says which entries are gone too). Each
+    sweep moves each entry in turn to its best place in the list
+    (``_move_sweep``), then sets each entry's bet to the best for the hands
+    where it applies (``_bet_sweep``), until neither raises the total.
     """
-    n_entries = values.shape[1]
-    present = ~np.isnan(values[:, :, 0])
-    two = _FirstTwo(present, order)
+    two = two or _FirstTwo(~np.isnan(values[:, :, 0]), order)
+    ranked = np.array(order, np.int64)
+    lists = (two.holder_rows, two.holder_start, two.holder_count, two.row_start, two.entries, two.gone)
     while True:
-        improved = False
-        for e in list(order):
-            here = int(two.place[e])
-            # with e taken out: each situation's first available entry, and its place in the list without e
-            rows = two.holders[e]
-            base = np.where(two.first[rows] == e, two.second[rows], two.first[rows])
-            movable, base = rows[base < n_entries], base[base < n_entries]
-            fallback = two.place[base]
-            q = np.where(fallback > here, fallback - 1, fallback)
-            delta = weights[movable] * (values[movable, e, bets[e]] - values[movable, base, bets[base]])
-            per_q = np.bincount(q, delta, minlength=n_entries)
-            gain = np.cumsum(per_q[::-1])[::-1]  # gain[j]: e inserted at place j takes every q >= j
-            best = int(np.argmax(gain))
-            if gain[best] > gain[here] + 1e-12 * max(1.0, abs(gain[here])):
-                without = [x for x in order if x != e]
-                order = without[:best] + [e] + without[best:]
-                two.reorder(order, e)
-                improved = True
-        for e in order:
-            if pseudo[e]:
+        moved = _move_sweep(ranked, two.place, two.none, weights, values, bets, *lists, two.first, two.second)
+        if not (_bet_sweep(ranked, pseudo, weights, values, bets, *lists[:3], two.first) or moved):
+            return ranked.tolist(), bets
+
+
+@kernel(nogil=True)
+def _move_sweep(order, place, none, weights, values, bets, holder_rows, holder_start, holder_count,
+                row_start, entries, gone, first, second):
+    """Move each entry of ``order`` (as it stands at the start) in turn to the place in the list that
+    raises the weighted total most, found for all places at once: with e taken out, every situation
+    that has e falls back on its first other entry, at place q of the list without e, and e takes it
+    over exactly when inserted at or above q, so inserted at place j it gains the sum of the gains at
+    every q >= j. Updates ``order``, ``place``, ``first`` and ``second`` in place; True where an entry
+    moved. (A gain must beat staying by a relative 1e-12.)"""
+    per_q = np.zeros(values.shape[1])  # zero but at the places in touched[:n_touched]
+    touched = np.empty(values.shape[1], np.int64)
+    touched_by = np.full(values.shape[1], -1)  # the last entry that touched each place
+    moved = False
+    for e in order.copy():
+        here = place[e]
+        n_touched = 0
+        start = holder_start[e]
+        for k in range(start, start + holder_count[e]):
+            r = holder_rows[k]
+            base = second[r] if first[r] == e else first[r]
+            if base >= none:
                 continue
-            rows = two.holders[e]
-            applied = rows[two.first[rows] == e]
-            totals = np.nansum(weights[applied, None] * values[applied, e, :], axis=0)
-            best_bet = int(np.argmax(totals))
-            if totals[best_bet] > totals[bets[e]] + 1e-12 * max(1.0, abs(totals[bets[e]])):
-                bets[e] = best_bet
-                improved = True
-        if not improved:
-            return order, bets
+            q = place[base] - 1 if place[base] > here else place[base]
+            if touched_by[q] != e:
+                touched_by[q] = e
+                touched[n_touched] = q
+                n_touched += 1
+            per_q[q] += weights[r] * (values[r, e, bets[e]] - values[r, base, bets[base]])
+        best, best_gain, here_gain = _best_place(per_q, touched[:n_touched], here)
+        if best_gain > here_gain + 1e-12 * max(1.0, abs(here_gain)):
+            step = 1 if best > here else -1
+            for j in range(here, best, step):
+                order[j] = order[j + step]
+                place[order[j]] = j
+            order[best] = e
+            place[e] = best
+            _first_two(holder_rows[start:start + holder_count[e]], row_start, entries, place, gone, none,
+                       first, second)
+            moved = True
+    return moved
+
+
+@kernel(nogil=True)
+def _best_place(per_q, touched, here):
+    """The first place j of the largest suffix sum ``sum(per_q[j:])``, that sum, and the suffix sum at
+    ``here``; ``per_q`` is zero but at the places ``touched`` (distinct, in any order), which it is
+    again on return. The sums add from the top place down, as a
+    reversed cumulative sum of every place would (the zeros between add nothing)."""
+    places = np.sort(touched)
+    suffix = 0.0
+    best, best_gain = places[-1] + 1 if len(places) else 0, 0.0  # above every touched place the sum is 0
+    here_gain = 0.0
+    for i in range(len(places) - 1, -1, -1):
+        suffix += per_q[places[i]]
+        per_q[places[i]] = 0.0
+        lowest = places[i - 1] + 1 if i > 0 else 0  # every place from here up to places[i] has this sum
+        if suffix >= best_gain:
+            best, best_gain = lowest, suffix
+        if lowest <= here <= places[i]:
+            here_gain = suffix
+    return best, best_gain, here_gain
+
+
+@kernel(nogil=True)
+def _bet_sweep(order, pseudo, weights, values, bets, holder_rows, holder_start, holder_count, first):
+    """Set each entry's bet size to the one with the largest weighted total over the situations it
+    decides (the first entry they have); True where one changed (it must beat the bet held by a
+    relative 1e-12). Pseudo entries (actions) keep theirs."""
+    totals = np.zeros(values.shape[2])
+    changed = False
+    for e in order:
+        if pseudo[e]:
+            continue
+        totals[:] = 0.0
+        start = holder_start[e]
+        for k in range(start, start + holder_count[e]):
+            r = holder_rows[k]
+            if first[r] == e:
+                for b in range(values.shape[2]):
+                    term = weights[r] * values[r, e, b]
+                    if not np.isnan(term):
+                        totals[b] += term
+        best = np.argmax(totals)
+        if totals[best] > totals[bets[e]] + 1e-12 * max(1.0, abs(totals[bets[e]])):
+            bets[e] = best
+            changed = True
+    return changed
 
 
 def _prune(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.ndarray, pseudo: np.ndarray,
-           limited: np.ndarray, min_gain: float) -> tuple[np.ndarray, list[int], np.ndarray]:
+           limited: np.ndarray, min_gain: float, two: _FirstTwo) -> tuple[list[int], np.ndarray]:
     """Drop limited lines worth less than ``min_gain`` (in weighted total) and search again, until every
-    limited line left earns its place. Returns ``values`` with dropped lines' columns made NaN in place
-    (no hand can take them), the order and the bets."""
+    limited line left earns its place. The lines dropped are gone from ``two`` (the situations' first two
+    entries under ``order``); returns the order and the bets."""
     n_entries = values.shape[1]
     while True:
-        two = _FirstTwo(~np.isnan(values[:, :, 0]), order)
         used = np.bincount(two.first, weights, n_entries + 1)[:n_entries]
         dropped = False
         # the least used first: dropping one changes what the others are worth
         for e in sorted(np.flatnonzero((used > 0) & limited).tolist(), key=lambda e: used[e]):
-            taken = two.holders[e][two.first[two.holders[e]] == e]
+            holders = two.holders(e)
+            taken = holders[two.first[holders] == e]
             after = two.second[taken]
             if (after == n_entries).any():  # hands that would be left without a line
                 continue
             if weights[taken] @ (values[taken, e, bets[e]] - values[taken, after, bets[after]]) < min_gain:
-                values[:, e] = np.nan
                 two.drop(e)
                 dropped = True
         if not dropped:
-            return values, order, bets
-        order, bets = _search(values, weights, order, bets, pseudo)
+            return order, bets
+        order, bets = _search(values, weights, order, bets, pseudo, two)
 
 
 def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, exceptions: int = 10,
@@ -623,15 +687,14 @@ def _ranked(values: np.ndarray, weights: np.ndarray, keys: list[Key], best_ev: n
     chosen: tuple[np.ndarray, list[int], np.ndarray] | None = None
     best_total = 0.0
     starts = [order] + [list(np.random.default_rng(seed).permutation(n_keys)) for seed in range(restarts)]
+    present = ~np.isnan(values[:, :, 0])
     for start in starts:
-        # pruning drops lines in place: each start works on a copy, unless there is one only (the real
-        # deck's draw, gigabytes), so that ``values`` stays whole for the chart chosen
-        work = values if len(starts) == 1 else values.copy()
-        found = _search(work, weights, [int(e) for e in start], bets.copy(), pseudo)
-        kept, found_order, found_bets = _prune(work, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand)
-        total = float(weights @ _played(kept, found_order, found_bets)[1])
+        two = _FirstTwo(present, start)
+        found = _search(values, weights, [int(e) for e in start], bets.copy(), pseudo, two)
+        found_order, found_bets = _prune(values, weights, *found, pseudo, limited, MIN_LINE_GAIN * per_hand, two)
+        total = float(weights @ values[np.arange(n_situations), two.first, found_bets[two.first]])
         if chosen is None or total > best_total + 1e-12 * max(1.0, abs(best_total)):
-            best_total, chosen = total, (~np.isnan(kept[:, :, 0]).all(axis=0), found_order, found_bets)
+            best_total, chosen = total, (two.holder_count > 0, found_order, found_bets)
     assert chosen is not None
     active, order, bets = chosen
     return order, bets, active
