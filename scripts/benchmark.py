@@ -1015,7 +1015,7 @@ def case_chart(args: argparse.Namespace) -> None:
     if every situation played its own best line and bet (what the chart's words and its choice among
     discards lose, whatever the order). The gap between loss and floor is what one ranked list costs."""
     from solver.game.config import load_config
-    from solver.products.chart import _per_hand, build_stage_chart
+    from solver.products.chart import _per_hand, build_stage_chart, check_inputs
     from solver.products.chart_lines import stage_lines
     from solver.products.patterns import DEFAULT_WORDS, WORDINGS
 
@@ -1023,7 +1023,10 @@ def case_chart(args: argparse.Namespace) -> None:
     args.words = args.words or DEFAULT_WORDS
     if args.words not in WORDINGS:
         raise SystemExit(f"--words takes one of {', '.join(WORDINGS)}")
-    for stage in args.stage or ("deal", "draw"):
+    stages = args.stage or ("deal", "draw")
+    if "draw" in stages:  # as `mahjong-poker chart`: a solve's rows left out below folding walked first, untimed
+        check_inputs(config, Path(args.tables), quiet=False)
+    for stage in stages:
         start = time.perf_counter()
         lines = stage_lines(stage, config, args.tables, args.words)
         read = time.perf_counter() - start

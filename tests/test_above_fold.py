@@ -21,7 +21,7 @@ from solver.errors import InputError
 from solver.game.cards import counts_of, format_cards
 from solver.game.config import DEFAULT_CONFIG, GameConfig
 from solver.game.payouts import TingConstants
-from solver.products.chart import check_inputs
+from solver.products.chart import build_stage_chart, check_inputs
 from solver.products.paytable import VariantSolver
 from solver.products.query import best_play
 from solver.staged.bounds import FOLD, whole_stage_a
@@ -128,6 +128,16 @@ def test_a_chart_and_paytable_make_the_stage_a_they_read_whole(solved, tmp_path,
         solver.ready([replace(LOW, fa_hu=0.75)])  # prices its walk: every row
     assert not bound_below_folding(copy)
     assert content_digest(copy / "holds.parquet") == content_digest(whole / "holds.parquet")
+
+
+def test_the_draws_list_is_not_built_from_bounds(solved):
+    """``build_stage_chart`` at the draw reads every hold's value, so it refuses a stage A above folding (whose
+    rows left out hold bounds) rather than rank lines by them; at the deal, which reads only the later stages'
+    values, the same as the whole solve's, it builds the whole solve's list."""
+    fast, whole = solved
+    with pytest.raises(InputError, match="cannot beat folding"):
+        build_stage_chart("draw", LOW, fast)
+    assert build_stage_chart("deal", LOW, fast) == build_stage_chart("deal", LOW, whole)
 
 
 def test_a_restricted_strategy_reads_a_stage_a_above_folding(solved, tmp_path):

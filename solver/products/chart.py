@@ -566,6 +566,10 @@ def build_stage_chart(stage: str, config: GameConfig, tables: Path | str, except
     """
     directory = Path(tables)
     check_tables(directory, config, Objective())
+    if stage == "draw" and bound_below_folding(directory):  # the draw's lines would read bounds as values
+        raise InputError(f"{directory}'s stage A leaves out the rows that cannot beat folding, which the draw's "
+                         f"lines may play: run mahjong-poker solve --whole --out {directory} first (build_chart "
+                         f"and mahjong-poker chart walk them themselves)")
     lines = stage_lines(stage, config, directory, words)
     keys, order, bets, active = _search_chart(stage, config, lines)
     return stage_chart_of(stage, config, directory, lines, keys, order, bets, active, exceptions, words)

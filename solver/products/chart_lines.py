@@ -96,7 +96,7 @@ def _reduce(situation: np.ndarray, entry: np.ndarray, touching: np.ndarray, spre
             ev: np.ndarray, n_bets: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Options to records: per (situation, entry), the fewest touching and the mean EV at each bet size
     of the options the chart prefers (that few touching, then the smallest spread), summed in their order."""
-    order = np.lexsort((spread, touching, entry, situation))
+    order = _stable_order(situation, entry, touching, spread)
     situation, entry, touching, spread = situation[order], entry[order], touching[order], spread[order]
     bet, ev = bet[order], ev[order]
     head = np.r_[True, (situation[1:] != situation[:-1]) | (entry[1:] != entry[:-1])]
@@ -109,6 +109,19 @@ def _reduce(situation: np.ndarray, entry: np.ndarray, touching: np.ndarray, spre
     counts = np.bincount(cell, minlength=size)
     values = np.where(counts > 0, totals / np.maximum(counts, 1), np.nan).reshape(-1, n_bets)
     return situation[head], entry[head], fewest, values
+
+
+def _stable_order(*columns: np.ndarray) -> np.ndarray:
+    """The order that sorts rows by ``columns`` (the first the most significant), ties kept in their order:
+    ``np.lexsort`` of them reversed, as one stable sort of the columns packed into one integer (a tenth of
+    the time on the real deck's draw) where they are non-negative and fit in 63 bits."""
+    widths = [int(c.max()).bit_length() if len(c) else 0 for c in columns]
+    if sum(widths) > 63 or any(len(c) and c.min() < 0 for c in columns):
+        return np.lexsort(columns[::-1])
+    key = np.zeros(len(columns[0]), np.int64)
+    for column, width in zip(columns, widths):
+        key = (key << width) | column.astype(np.int64, copy=False)
+    return np.argsort(key, kind="stable")
 
 
 def _deal_options(config: GameConfig, directory: Path, table: PatternTable
