@@ -177,6 +177,21 @@ def test_chart_is_priced_exactly_and_never_beats_optimal(charts, stage: str, wor
     assert all(r.coverage > 0 for r in part.rules)
 
 
+def test_best_hold_values_are_each_states_best_bet_option(two_suit_tables: Path) -> None:
+    """The fold-and-raise picture's axes (``best_hold_values``: each reached post-draw state's best hold at each
+    F, its DD counted as lost) equal the best ``bet`` option of each F among the state's options as a query
+    lists them (``draw_rows``: ``draw_options`` one state at a time)."""
+    from solver.products.chart_lines import best_hold_values
+
+    config = TWO_SUITS
+    best = best_hold_values(config, two_suit_tables)
+    rows = draw_rows(two_suit_tables, config)
+    assert best.shape == (len(rows), len(config.fa_hu_bets)) and len(rows) > 100
+    for row, values in zip(rows, best):
+        for f, value in zip(config.fa_hu_bets, values):
+            assert value == max(e for a, b, e in zip(row["actions"], row["bets"], row["evs"]) if a == "bet" and b == f)
+
+
 @pytest.mark.parametrize("kept, dead, touching", [
     ("11m 23p", "1m 4p 5p 9s", 2),  # 1m: a copy of a kept card; 4p: next to 3p; 5p: two ranks away
     ("11m 23p", "2m 1s 2s 3s", 1),  # 2m: next to 1m; other suits touch nothing

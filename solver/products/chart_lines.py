@@ -30,7 +30,7 @@ from solver.game.combinatorics import remove_cards
 from solver.game.config import GameConfig
 from solver.products.patterns import CLAIM, FOLD, PatternTable, pattern_table
 from solver.staged.forward import decode_rows, di_hu_claims
-from solver.staged.stages import state_holds
+from solver.staged.stages import StateHolds, state_holds
 from solver.tables.files import holds_file, read_table
 from solver.tables.reader import hold_values
 
@@ -165,15 +165,10 @@ def _draw_options(config: GameConfig, directory: Path, table: PatternTable
 def _draw_parts(config: GameConfig, directory: Path, table: PatternTable, keys: np.ndarray, dd: np.ndarray
                 ) -> Iterator[Options]:
     """The options of :func:`_draw_options`, a chunk of states at a time (so that only records are kept)."""
-    geometry = config.geometry
     a_keys, a_values = hold_values(holds_file(directory))
     n_bets = len(config.fa_hu_bets)
-    for start in range(0, len(keys), CHUNK):
-        hands, deads = decode_rows(keys[start:start + CHUNK], geometry.n_types, (6, 2))
-        held = state_holds(hands, deads, a_keys, geometry)
-        n, width = held.rows.shape
-        valid = np.arange(width)[None, :] < held.n_holds[:, None]
-        assert (held.rows[valid] >= 0).all(), "every hold of a reached post-draw state is in stage A"
+    for start, deads, held, valid in _held_states(config, a_keys, keys):
+        n = len(deads)
         s, h = np.nonzero(valid)
         dead = np.concatenate([held.thrown[s, h], deads[s]], axis=1)
         entry = table.pattern_ids(held.holds[s, h])
@@ -203,15 +198,27 @@ def situation_rows(stage: str, config: GameConfig, directory: Path, indices: np.
     return rows if stage == "deal" else [with_options(row, directory, config) for row in rows]
 
 
+def _held_states(config: GameConfig, a_keys: np.ndarray, keys: np.ndarray
+                 ) -> Iterator[tuple[int, np.ndarray, StateHolds, np.ndarray]]:
+    """Post-draw states (their ``draws.parquet`` keys) a chunk at a time: the chunk's first index, its dead
+    cards, its holds with their rows in stage A (sorted keys ``a_keys``: :func:`solver.staged.stages.state_holds`)
+    and which of those are real (a state has up to 15)."""
+    for start in range(0, len(keys), CHUNK):
+        hands, deads = decode_rows(keys[start:start + CHUNK], config.geometry.n_types, (6, 2))
+        held = state_holds(hands, deads, a_keys, config.geometry)
+        valid = np.arange(held.rows.shape[1])[None, :] < held.n_holds[:, None]
+        assert (held.rows[valid] >= 0).all(), "every hold of a reached post-draw state is in stage A"
+        yield start, deads, held, valid
+
+
 def best_hold_values(config: GameConfig, directory: Path) -> np.ndarray:
     """(reached post-draw states, fa-hu bets): the EV of each state's best hold at each F (its DD
     counted as lost), in the draw table's order."""
-    table = pattern_table(config.geometry, "patterns")
     draws = read_table(directory / "draws.parquet", columns=["key", "double_down"])
-    best = np.full((len(draws), len(config.fa_hu_bets)), -np.inf)
-    holds = table.entry_id(CLAIM)  # the hold patterns' ids come before the actions'
-    for situation, entry, _, _, bet, ev in _draw_parts(config, directory, table, draws["key"].to_numpy(),
-                                                       draws["double_down"].to_numpy()):
-        bets = entry < holds
-        np.maximum.at(best, (situation[bets], bet[bets]), ev[bets])
+    keys, dd = draws["key"].to_numpy(), draws["double_down"].to_numpy()
+    a_keys, a_values = hold_values(holds_file(directory))
+    best = np.empty((len(keys), len(config.fa_hu_bets)))
+    for start, deads, held, valid in _held_states(config, a_keys, keys):
+        values = np.where(valid[:, :, None], a_values[np.maximum(held.rows, 0), :best.shape[1]], -np.inf)
+        best[start:start + len(deads)] = values.max(axis=1) - dd[start:start + len(deads), None]
     return best
