@@ -429,10 +429,11 @@ def _search(values: np.ndarray, weights: np.ndarray, order: list[int], bets: np.
     """
     two = two or _FirstTwo(~np.isnan(values[:, :, 0]), order)
     ranked = np.array(order, np.int64)
-    lists = (two.holder_rows, two.holder_start, two.holder_count, two.row_start, two.entries, two.gone)
+    holders = (two.holder_rows, two.holder_start, two.holder_count)
     while True:
-        moved = _move_sweep(ranked, two.place, two.none, weights, values, bets, *lists, two.first, two.second)
-        if not (_bet_sweep(ranked, pseudo, weights, values, bets, *lists[:3], two.first) or moved):
+        moved = _move_sweep(ranked, two.place, two.none, weights, values, bets, *holders, two.row_start, two.entries,
+                            two.gone, two.first, two.second)
+        if not (_bet_sweep(ranked, pseudo, weights, values, bets, *holders, two.first) or moved):
             return ranked.tolist(), bets
 
 
