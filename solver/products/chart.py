@@ -325,13 +325,33 @@ def _apply(lines: StageLines, keys: _Keys, order: list[int], bets: np.ndarray, a
     place = np.full(n_keys + 1, n_keys + 1)
     place[order] = np.arange(len(order))
     place[:n_keys][~active] = n_keys + 1
-    columns = keys.record_keys(lines, np.arange(len(lines.situation)))
-    record_place = place[columns].min(axis=1)
-    first = np.minimum.reduceat(record_place, lines.starts)
+    first, winner = _first_lines(lines.entry, lines.fewest, keys.at, _LIMIT_CAPS, place, lines.starts)
     assert (first <= n_keys).all(), "every situation has a line of the list (fold, or a hold at the deal)"
-    winner = np.flatnonzero(record_place == first[lines.situation])
     picks = np.asarray(order)[first]
     return picks, lines.values[winner, bets[picks]]
+
+
+_LIMIT_CAPS = np.array([np.iinfo(np.int64).max if limit is None else limit for limit in LIMITS], np.int64)
+""":data:`LIMITS` as the most dead cards touching each limit column allows."""
+
+
+@kernel(nogil=True)
+def _first_lines(entry, fewest, at, caps, place, starts):
+    """For each situation: the smallest ``place`` of its records' keys (a record's key under each limit
+    column its fewest touching meets: ``at[entry, column]``), and the record that has it (the first)."""
+    n = len(starts)
+    first = np.empty(n, np.int64)
+    winner = np.empty(n, np.int64)
+    for s in range(n):
+        end = starts[s + 1] if s + 1 < n else len(entry)
+        best, record = place[len(place) - 1], starts[s]
+        for r in range(starts[s], end):
+            for column in range(len(caps)):
+                if fewest[r] <= caps[column] and place[at[entry[r], column]] < best:
+                    best, record = place[at[entry[r], column]], r
+        first[s] = best
+        winner[s] = record
+    return first, winner
 
 
 def _first_entries(present: np.ndarray, order: list[int]) -> tuple[np.ndarray, np.ndarray]:

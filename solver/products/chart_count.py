@@ -28,6 +28,7 @@ from solver.products.chart import _records_of
 from solver.products.chart_lines import StageLines
 from solver.products.patterns import CLAIM, FOLD
 from solver.products.point_count import FEATURES, TOUCHING_CAP, Count, pattern_features
+from solver.runtime.jit import kernel
 
 SCALES = (15, 40, 60)
 """Points of the largest weight of the first fit, one path each (the descent ends at a local optimum that
@@ -87,13 +88,9 @@ class Fitter:
         """Each situation's record under the count and its count: the first by ``tie_order`` (the most
         points, the fewest dead cards touching, the most jokers), then the first record (pattern order)."""
         r = self.r
-        score = (self.features @ points)[r.entry] - touching * r.touching
-        # tie_order as one integer: touching (0..TOUCHING_CAP) and jokers (0..4) below the points
-        rank = (score * (TOUCHING_CAP + 1) + TOUCHING_CAP - r.touching) * 8 + self.jokers[r.entry]
-        top = np.maximum.reduceat(rank, r.starts)
-        index = np.arange(len(score))
-        first = np.minimum.reduceat(np.where(rank == top[r.situation], index, len(score)), r.starts)
-        return first, score[first]
+        first, score, _, _ = _count_picks(r.entry, r.touching, r.starts, self.features @ points, self.jokers,
+                                          touching, len(self.features), -1, -1)
+        return first, score
 
     def action_values(self, first: np.ndarray) -> np.ndarray:
         """(situations, actions): each action's EV with the picked hold."""
@@ -105,26 +102,15 @@ class Fitter:
         first, count = self.picks(points, touching)
         values = self.action_values(first)
         free = ~self.claimed
-        levels, level_of = np.unique(count[free], return_inverse=True)
+        levels, level_of = _levels(count[free])
         w = self.r.weights[free]
         sums = np.stack([np.bincount(level_of, w * np.nan_to_num(values[free, a], nan=-1e9), len(levels))
                          for a in range(self.n_actions)], axis=1)
-        # best[a]: the best total of the levels so far with the last level taking action a (actions rise)
-        best = np.zeros(self.n_actions)
-        came = np.zeros((len(levels), self.n_actions), np.int64)
-        for k in range(len(levels)):
-            running = np.maximum.accumulate(best)
-            came[k] = [int(np.argmax(best[:a + 1])) for a in range(self.n_actions)]
-            best = running + sums[k]
-        action = int(np.argmax(best))
-        taken = np.empty(len(levels), np.int64)
-        for k in range(len(levels) - 1, -1, -1):
-            taken[k] = action
-            action = came[k, action]
+        taken, best = _rising_actions(sums)
         thresholds = tuple(int(levels[np.argmax(taken >= a)]) if (taken >= a).any() else None
                            for a in range(1, self.n_actions))
         claims = float(self.r.weights[self.claimed] @ self.r.claim[self.claimed])
-        return thresholds, float(best.max()) + claims
+        return thresholds, best + claims
 
     def count(self, points: np.ndarray, touching: int) -> tuple[Count, float]:
         """The count of these points with its best thresholds, and its total."""
@@ -198,19 +184,89 @@ def _path(fitter: Fitter, scale: int) -> dict[int, tuple[Count, float]]:
         params, _ = fitter.descend(params, params != 0, total, sweeps=2)
 
 
+def _levels(count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct counts, rising, and each count's place among them (``np.unique``'s answer, by a
+    bincount over the counts' range where that is not much longer than the counts)."""
+    if len(count) == 0 or int(count.max()) - int(count.min()) > 4 * len(count) + 1024:
+        return np.unique(count, return_inverse=True)
+    low = int(count.min())
+    present = np.bincount(count - low) > 0
+    return np.flatnonzero(present) + low, (np.cumsum(present) - 1)[count - low]
+
+
+@kernel(nogil=True)
+def _rising_actions(sums):
+    """The action of each level (row of ``sums``: each action's total there) that maximise the sum of the
+    levels' totals with the actions rising with the level, and that sum (ties: the smaller actions)."""
+    n_levels, n_actions = sums.shape
+    best = np.zeros(n_actions)  # the best total so far with the last level taking each action
+    came = np.zeros((n_levels, n_actions), np.int64)
+    for k in range(n_levels):
+        running, arg = best[0], 0
+        for a in range(n_actions):
+            if best[a] > running:
+                running, arg = best[a], a
+            came[k, a] = arg
+            best[a] = running + sums[k, a]
+    action = 0
+    for a in range(n_actions):
+        if best[a] > best[action]:
+            action = a
+    total = best[action]
+    taken = np.empty(n_levels, np.int64)
+    for k in range(n_levels - 1, -1, -1):
+        taken[k] = action
+        action = came[k, action]
+    return taken, total
+
+
 def exact_loss(lines: StageLines, count: Count, per_hand: int, chunk: int = 1 << 20) -> float:
     """The count's exact loss per hand dealt over every situation of ``lines`` (this decision by the count,
     every other one optimal)."""
-    n = len(lines.weights)
+    features = np.array([pattern_features(e) for e in lines.entries])
+    claim_id, fold_id = lines.entries.index(CLAIM), lines.entries.index(FOLD)
+    first, score, claim, fold = _count_picks(
+        lines.entry, lines.fewest, lines.starts, features @ np.array(count.points, np.int64),
+        features[:, FEATURES.index("joker")], count.touching, min(claim_id, fold_id), claim_id, fold_id)
+    assert (first >= 0).all(), "every situation has a hold"
+    held = lines.values[first].astype(np.float64)
+    fold_value = np.where(fold >= 0, lines.values[fold, 0], np.nan)
+    if count.stage == "draw":
+        held = np.column_stack([fold_value, held])
+    value = held[np.arange(len(first)), count.action(score)]
+    claim_value = np.where(claim >= 0, lines.values[claim, 0], np.nan)
+    value = np.where(np.isnan(claim_value), value, claim_value)
     loss = 0.0
-    points = np.array(count.points, np.int64)
-    for start in range(0, n, chunk):
-        situations = np.arange(start, min(n, start + chunk))
-        records = Records.of(lines, situations, lines.weights[situations])
-        fitter = Fitter(count.stage, records, lines.entries, count.bet_sizes)
-        first, score = fitter.picks(points, count.touching)
-        action = count.action(score)
-        value = fitter.action_values(first)[np.arange(len(situations)), action]
-        value = np.where(fitter.claimed, records.claim, value)
-        loss += float(records.weights @ (records.best_ev - value))
+    for start in range(0, len(first), chunk):  # summed chunk by chunk
+        part = slice(start, start + chunk)
+        loss += float(lines.weights[part].copy() @ (lines.best_ev[part] - value[part]))
     return loss / per_hand
+
+
+@kernel(nogil=True)
+def _count_picks(entry, touching, starts, entry_points, jokers, touching_points, holds_below, claim_id, fold_id):
+    """For each situation (records ``starts[s]`` on): the hold record a count picks (entries below
+    ``holds_below``; the most points, then the fewest dead cards touching capped at
+    :data:`TOUCHING_CAP`, then the most jokers, then the first) and its count; and its claim's and
+    fold's records (-1 where it has none)."""
+    n = len(starts)
+    first = np.full(n, -1, np.int64)
+    score = np.zeros(n, np.int64)
+    claim = np.full(n, -1, np.int64)
+    fold = np.full(n, -1, np.int64)
+    for s in range(n):
+        end = starts[s + 1] if s + 1 < n else len(entry)
+        best = np.iinfo(np.int64).min
+        for r in range(starts[s], end):
+            e = entry[r]
+            if e == claim_id:
+                claim[s] = r
+            elif e == fold_id:
+                fold[s] = r
+            elif e < holds_below:
+                cap = min(touching[r], TOUCHING_CAP)
+                points = entry_points[e] - touching_points * cap
+                rank = (points * (TOUCHING_CAP + 1) + TOUCHING_CAP - cap) * 8 + jokers[e]
+                if rank > best:
+                    best, first[s], score[s] = rank, r, points
+    return first, score, claim, fold

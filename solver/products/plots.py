@@ -192,5 +192,8 @@ def save_figures(config: GameConfig, tables: Path | str, chart: Chart, out: Path
         svg = io.StringIO()
         fig.savefig(svg, format="svg", dpi=120, metadata={"Date": None}, bbox_inches="tight")
         figures.append(DocFigure(name, caption, svg.getvalue()))
-        written += save_figure(fig, out / name, formats)
+        written += save_figure(fig, out / name, tuple(f for f in formats if f != "svg"))
+        if "svg" in formats:  # the text just drawn, which save_figure would draw again
+            written.append(out / f"{name}.svg")
+            written[-1].write_text(svg.getvalue(), encoding="utf-8")
     return figures, written
