@@ -81,8 +81,12 @@ class Fitter:
         self.features = np.array([pattern_features(e) for e in entries])
         self.jokers = self.features[:, FEATURES.index("joker")]
         self.claimed = ~np.isnan(records.claim)
-        # action values per situation: the deal's bets; the draw's fold then its bets
-        self.n_actions = len(bet_sizes) + (stage == "draw")
+        # each record's action values (the deal's bets; the draw's fold then its bets) times its situation's
+        # weight, an action it lacks at -1e9: what a level's totals add up when the count picks the record
+        actions = records.values if stage == "deal" else np.column_stack([records.fold[records.situation],
+                                                                          records.values])
+        self.weighted = records.weights[records.situation][:, None] * np.nan_to_num(actions, nan=-1e9)
+        self.n_actions = actions.shape[1]
 
     def picks(self, points: np.ndarray, touching: int) -> tuple[np.ndarray, np.ndarray]:
         """Each situation's record under the count and its count: the first by ``tie_order`` (the most
@@ -92,20 +96,13 @@ class Fitter:
                                           touching, len(self.features), -1, -1)
         return first, score
 
-    def action_values(self, first: np.ndarray) -> np.ndarray:
-        """(situations, actions): each action's EV with the picked hold."""
-        held = self.r.values[first]
-        return held if self.stage == "deal" else np.column_stack([self.r.fold, held])
-
     def fit_thresholds(self, points: np.ndarray, touching: int) -> tuple[tuple[int | None, ...], float]:
         """The thresholds that maximise the total for these points, and that total (claims included)."""
         first, count = self.picks(points, touching)
-        values = self.action_values(first)
         free = ~self.claimed
         levels, level_of = _levels(count[free])
-        w = self.r.weights[free]
-        sums = np.stack([np.bincount(level_of, w * np.nan_to_num(values[free, a], nan=-1e9), len(levels))
-                         for a in range(self.n_actions)], axis=1)
+        chosen = self.weighted[first[free]]
+        sums = np.stack([np.bincount(level_of, chosen[:, a], len(levels)) for a in range(self.n_actions)], axis=1)
         taken, best = _rising_actions(sums)
         thresholds = tuple(int(levels[np.argmax(taken >= a)]) if (taken >= a).any() else None
                            for a in range(1, self.n_actions))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,7 @@ class StageLines:
     """(records, bet sizes): the mean EV of the entry's holds with the fewest dead cards touching, at each
     bet size (an action: its EV at the first size); NaN where the entry has no such bet."""
 
-    @property
+    @cached_property
     def starts(self) -> np.ndarray:
         """Each situation's first record (every situation has at least one)."""
         return np.searchsorted(self.situation, np.arange(len(self.weights)))
