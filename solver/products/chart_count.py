@@ -194,7 +194,8 @@ def _levels(count: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @kernel(nogil=True)
 def _rising_actions(sums):
     """The action of each level (row of ``sums``: each action's total there) that maximise the sum of the
-    levels' totals with the actions rising with the level, and that sum (ties: the smaller actions)."""
+    levels' totals with the actions rising with the level, and that sum (ties: the smaller action at the
+    highest level, then at the next, and so on)."""
     n_levels, n_actions = sums.shape
     best = np.zeros(n_actions)  # the best total so far with the last level taking each action
     came = np.zeros((n_levels, n_actions), np.int64)
