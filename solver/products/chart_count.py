@@ -27,7 +27,7 @@ import numpy as np
 from solver.products.chart import _records_of
 from solver.products.chart_lines import StageLines
 from solver.products.patterns import CLAIM, FOLD
-from solver.products.point_count import FEATURES, TOUCHING_CAP, Count, pattern_features
+from solver.products.point_count import FEATURES, TOUCHING_CAP, Count, entries_features
 from solver.runtime.jit import kernel
 
 SCALES = (15, 40, 60)
@@ -78,7 +78,7 @@ class Fitter:
 
     def __init__(self, stage: str, records: Records, entries: tuple[str, ...], bet_sizes: tuple[float, ...]) -> None:
         self.stage, self.r, self.bet_sizes = stage, records, bet_sizes
-        self.features = np.array([pattern_features(e) for e in entries])
+        self.features = entries_features(entries)
         self.jokers = self.features[:, FEATURES.index("joker")]
         self.claimed = ~np.isnan(records.claim)
         # each record's action values (the deal's bets; the draw's fold then its bets) times its situation's
@@ -221,7 +221,7 @@ def _rising_actions(sums):
 def exact_loss(lines: StageLines, count: Count, per_hand: int, chunk: int = 1 << 20) -> float:
     """The count's exact loss per hand dealt over every situation of ``lines`` (this decision by the count,
     every other one optimal)."""
-    features = np.array([pattern_features(e) for e in lines.entries])
+    features = entries_features(lines.entries)
     claim_id, fold_id = lines.entries.index(CLAIM), lines.entries.index(FOLD)
     first, score, claim, fold = _count_picks(
         lines.entry, lines.fewest, lines.starts, features @ np.array(count.points, np.int64),
@@ -235,7 +235,7 @@ def exact_loss(lines: StageLines, count: Count, per_hand: int, chunk: int = 1 <<
     claim_value = np.where(claim >= 0, lines.values[claim, 0], np.nan)
     value = np.where(np.isnan(claim_value), value, claim_value)
     loss = 0.0
-    for start in range(0, len(first), chunk):  # summed chunk by chunk
+    for start in range(0, len(first), chunk):  # chunk by chunk: its size fixes the rounding
         part = slice(start, start + chunk)
         loss += float(lines.weights[part].copy() @ (lines.best_ev[part] - value[part]))
     return loss / per_hand

@@ -25,6 +25,7 @@ from solver.game.config import GameConfig  # noqa: E402
 from solver.products.chart import Chart  # noqa: E402
 from solver.products.chart_lines import best_hold_values  # noqa: E402
 from solver.render.document import Figure as DocFigure  # noqa: E402
+from solver.runtime.files import written_atomically  # noqa: E402
 from solver.tables.files import read_table  # noqa: E402
 
 plt.rcParams["svg.hashsalt"] = "mahjong-poker"
@@ -195,5 +196,6 @@ def save_figures(config: GameConfig, tables: Path | str, chart: Chart, out: Path
         written += save_figure(fig, out / name, tuple(f for f in formats if f != "svg"))
         if "svg" in formats:  # the text just drawn, which save_figure would draw again
             written.append(out / f"{name}.svg")
-            written[-1].write_text(svg.getvalue(), encoding="utf-8")
+            with written_atomically(written[-1]) as tmp:
+                tmp.write_text(svg.getvalue(), encoding="utf-8")
     return figures, written

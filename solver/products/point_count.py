@@ -59,6 +59,11 @@ def pattern_features(entry: str) -> np.ndarray:
     return counts
 
 
+def entries_features(entries: tuple[str, ...]) -> np.ndarray:
+    """(entries, :data:`FEATURES`): :func:`pattern_features` of each entry (an action: none)."""
+    return np.array([pattern_features(e) for e in entries])
+
+
 @dataclass(frozen=True)
 class Count:
     """A point count for one decision: points per feature, per dead card touching, and bet thresholds."""
@@ -90,7 +95,7 @@ class Count:
         """This count with its ranked list: a claim first, then every (pattern, touching limit) by
         :func:`tie_order` of its count (then the order of ``entries``), each with its bet; at the draw,
         fold where the counts fall below the first threshold."""
-        features = np.array([pattern_features(e) for e in entries])
+        features = entries_features(entries)
         base = features @ np.array(self.points, np.int64)
         jokers = features[:, FEATURES.index("joker")]
         limits: tuple[int | None, ...] = (*TOUCHING_LIMITS, None)
