@@ -10,8 +10,11 @@ import math
 import os
 import re
 import sys
+import tempfile
+import uuid
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -165,6 +168,8 @@ def cmd_best(args: argparse.Namespace) -> None:
     """
     from solver.game.objective import Objective
 
+    if args.no_tables and args.tables:
+        raise InputError("--no-tables and --tables ask for opposite things: give one of them")
     config = _config(args)
     geometry = config.geometry
     tables = None if args.no_tables else _tables_or_default(args.tables, config, Objective(args.bonus))
@@ -186,7 +191,7 @@ def cmd_best(args: argparse.Namespace) -> None:
           + (f", F {state.fa_bet:g}" if state.fa_bet else "")
           + (f", bonus bet {state.bonus:g} (EVs include it)" if state.bonus else "")
           + (f", shown by other seats {format_cards(state.shown, geometry)}" if state.shown else ""))
-    order = _listing_order([o.ev for o in result.options], result.best)
+    order = result.listing_order()
     rows = []
     for i in order:
         o = result.options[i]
@@ -222,18 +227,6 @@ def _walked_note(walked: int) -> str:
         return ""
     return (f"; {walked} hold{'s' if walked > 1 else ''} the solve left out (no decision reads "
             f"{'them' if walked > 1 else 'it'}) walked now, as it walks the others")
-
-
-def _listing_order(evs: list[float], best: int) -> list[int]:
-    """The options as ``best`` lists them: the best first, then by EV, options tied with the one before
-    (to 1e-12) in their own order, so that the tables and the evaluator, whose EVs of tied options differ
-    in the last bits, list them alike."""
-    by_ev = sorted(range(len(evs)), key=lambda i: -evs[i])
-    group, groups = 0, {}
-    for before, i in zip([None, *by_ev], by_ev):
-        group += before is not None and evs[before] - evs[i] > TIE_TOLERANCE
-        groups[i] = group
-    return sorted(range(len(evs)), key=lambda i: (i != best, groups[i], i))
 
 
 def _shown_effect(result: Any, geometry: Any) -> str:
@@ -405,7 +398,8 @@ def cmd_simulate(args: argparse.Namespace) -> None:
         print(json.dumps(data))
         return
     low, high = result.interval
-    print(f"{result.hands} hands, seed {result.seed}, {data['hands_per_second']:.0f} hands/s")
+    print(f"{result.hands} hands, seed {result.seed}, in {result.seconds:.1f} s: {data['hands_per_second']:.0f} "
+          f"hands/s, starting the workers and loading the simulator included")
     print(f"mean result per hand: {result.mean:+.6f} (standard error {result.std_error:.6f})")
     print(f"99% confidence interval: [{low:+.6f}, {high:+.6f}]")
     print(f"exact EV from the solve: {result.analytic_ev:+.6f}: "
@@ -428,7 +422,7 @@ def _simulate_table(args: argparse.Namespace, config: Any, tables: Any) -> None:
     v_low, v_high = data["shown_cards_ci99"]
     b_low, b_high = data["bonus_ci99"]
     print(f"{result.seats} seats x {result.hands} hands = {data['seat_hands']} seat-hands, seed {result.seed}, "
-          f"{data['seat_hands_per_second']:.0f} seat-hands/s")
+          f"in {result.seconds:.1f} s: {data['seat_hands_per_second']:.0f} seat-hands/s, starting the workers included")
     print(f"main game EV per seat: {data['ev_per_seat']:+.6f}, 99% interval [{low:+.6f}, {high:+.6f}] "
           f"(lone player, exact: {data['analytic_lone_ev']:+.6f}); SD per seat-hand {data['seat_sd']:.4f}")
     print(f"value of the cards shown at step 11: {data['shown_cards_value']:+.6f} per seat-hand, "
@@ -475,6 +469,12 @@ def _jobs(text: str) -> int:
 
 def _bonus_bet(text: str) -> float:
     return _number(text, float, "a finite number, not negative", lambda v: v >= 0)
+
+
+def _fa_bet(text: str) -> float:
+    # the configuration's bets are checked with the state; here, what no configuration allows
+    return _number(text, float, "a fa-hu bet placed: a positive multiple of T (1 or 2 under the rules)",
+                   lambda v: v > 0)
 
 
 def _positive_number(text: str) -> float:
@@ -549,7 +549,7 @@ def _add_best_arguments(parser: argparse.ArgumentParser) -> None:
                         "says whether they change the best play")
     parser.add_argument("--community", metavar="CARDS", help="the four community cards (ting stage)")
     parser.add_argument("--dd", action="store_true", help="the player doubled down (draw and ting stages)")
-    parser.add_argument("--fa", type=_positive_number, metavar="F", help="the fa-hu bet placed (ting stage)")
+    parser.add_argument("--fa", type=_fa_bet, metavar="F", help="the fa-hu bet placed (ting stage)")
     parser.add_argument("--bonus", type=_bonus_bet, default=0.0, metavar="B",
                         help="value main game plus a bonus bet of B (it pushes unless the player bets ting-hu)")
     _add_jobs(parser, -1, "processes for a deal-stage evaluation (default -1: all cores)")
@@ -844,6 +844,8 @@ def cmd_cache(args: argparse.Namespace) -> None:
     from solver.products.cache import cache_entries, remove_entries
     from solver.runtime.diskcache import cache_dir
 
+    if args.config is not None:
+        load_config(args.config)  # the cache holds every configuration's files; a bad --config is still refused
     if cache_dir().exists() and not cache_dir().is_dir():
         raise InputError(f"the cache folder {cache_dir()} is a file, not a folder (set $MAHJONG_POKER_CACHE to a "
                          f"folder)")
@@ -990,6 +992,29 @@ def _stdout_closed() -> bool:
         return False
 
 
+@contextmanager
+def compile_notice() -> Iterator[None]:
+    """Within the block, the first process of the command to compile a kernel says so once on stderr
+    (:func:`solver.runtime.jit.watch_compiles`): its marker file, named here, is removed after. Only at a
+    terminal: a pipe or a log gets stderr's messages alone, unless the environment names a marker already."""
+    from solver.runtime.jit import COMPILE_NOTICE_ENV
+
+    if COMPILE_NOTICE_ENV in os.environ or not sys.stderr.isatty():
+        yield
+        return
+    marker = Path(tempfile.gettempdir()) / f"mahjong-poker-compiling-{os.getpid()}-{uuid.uuid4().hex}"
+    saved = os.environ.get(COMPILE_NOTICE_ENV)
+    os.environ[COMPILE_NOTICE_ENV] = str(marker)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(COMPILE_NOTICE_ENV, None)
+        else:
+            os.environ[COMPILE_NOTICE_ENV] = saved
+        marker.unlink(missing_ok=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; bad input gives exit code 2 and a one-line message."""
     parser = build_parser()
@@ -1007,7 +1032,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # and loky says so when it replaces an idle worker between two stages of a solve: nothing is lost
     warnings.filterwarnings("ignore", message=r"A worker stopped while some jobs were given", category=UserWarning)
     try:
-        args.func(args)
+        with compile_notice():
+            args.func(args)
         sys.stdout.flush()
     except InputError as exc:
         print(f"mahjong-poker: error: {exc}", file=sys.stderr)

@@ -207,6 +207,25 @@ def test_kernels_are_cached_in_the_digest_folder_or_not_at_all(tmp_path) -> None
     assert (sorted(in_tree.glob("*.nbi")) if in_tree.exists() else []) == before
 
 
+def test_a_command_that_compiles_says_so_once_and_a_second_run_does_not(tmp_path) -> None:
+    """The first run of a version compiles for up to a minute or two: the command says so on stderr, once
+    whatever its processes, and the run after it, which loads the kernels from the cache, says nothing. (At a
+    terminal the command names its own marker file; here, captured, the test names it.)"""
+    import os
+
+    from solver.runtime.jit import COMPILE_NOTICE, COMPILE_NOTICE_ENV
+
+    env = {**os.environ, "MAHJONG_POKER_CACHE": str(tmp_path / "cache")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    command = [sys.executable, "-m", "solver.cli", "deal-stats", "--config", "configs/reduced-3x4.toml", "--json"]
+    runs = [subprocess.run(command, env={**env, COMPILE_NOTICE_ENV: str(tmp_path / f"marker-{run}")},
+                           capture_output=True, text=True, timeout=300) for run in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
+    assert runs[0].stderr.count(COMPILE_NOTICE) == 1 and COMPILE_NOTICE not in runs[1].stderr
+    assert json.loads(runs[0].stdout) == json.loads(runs[1].stdout)
+    assert (tmp_path / "marker-0").exists() and not (tmp_path / "marker-1").exists()
+
+
 def test_kernels_use_512_bit_vectors_where_the_processor_has_them(monkeypatch) -> None:
     """With AVX-512F, numba is told the host's processor and features less LLVM's preference for 256-bit
     vectors (stage A's walk runs a fifth faster so); without it, nothing is set."""

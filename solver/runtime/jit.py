@@ -48,6 +48,14 @@ _interpreted: ContextVar[bool] = ContextVar("interpreted", default=False)
 _lock = threading.RLock()
 _pending: list[Kernel] = []  # kernels whose dispatchers are not yet published, to be bound together
 _typing_registered = False
+_compiles_watched = False
+
+#: Set (by the command line) to the path of a marker file that does not exist yet: the first process of the
+#: command, workers included, that compiles a kernel rather than loading it from numba's cache creates it and
+#: says so on stderr, so that a first run's minute of compiling is not a silent one.
+COMPILE_NOTICE_ENV = "MAHJONG_POKER_COMPILE_NOTICE"
+COMPILE_NOTICE = ("mahjong-poker: compiling the kernels this command needs, once for this version of the code "
+                  "(a minute or two at most; later runs load them from the cache)")
 
 
 class Kernel:
@@ -109,6 +117,7 @@ def _bind_dispatchers() -> None:
     """
     _prefer_wide_vectors()
     _register_typing()
+    watch_compiles()
     import numba
 
     saved = numba.config.CACHE_DIR
@@ -136,6 +145,36 @@ def _bind_dispatchers() -> None:
     for k in _pending:
         k._dispatcher = k._made
     _pending.clear()
+
+
+def watch_compiles() -> None:
+    """Listen for numba's compiles in this process (numba announces one, "numba:compile", only on a miss of
+    its cache): as the first one starts while ``$MAHJONG_POKER_COMPILE_NOTICE`` names a marker file, print
+    :data:`COMPILE_NOTICE` on stderr, unless another process of the command made the marker (and said it)."""
+    global _compiles_watched
+    if _compiles_watched:
+        return
+    from numba.core import event
+
+    said: set[str] = set()
+
+    class FirstCompile(event.Listener):
+        def on_start(self, _event: Any) -> None:
+            marker = os.environ.get(COMPILE_NOTICE_ENV)
+            if not marker or marker in said:
+                return
+            said.add(marker)
+            try:
+                os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except OSError:  # another process said it, or its folder is gone: nothing to add
+                return
+            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+        def on_end(self, _event: Any) -> None:
+            pass
+
+    event.register("numba:compile", FirstCompile())
+    _compiles_watched = True
 
 
 def _prefer_wide_vectors() -> None:
