@@ -587,7 +587,9 @@ def _cases(removals, unseen):
     n_cases = removals.shape[0]
     total2 = np.empty(n_cases)
     needs_r = np.zeros(unseen.shape[0], np.bool_)
-    removing = False
+    # typed bool from the start: a literal False would have numba compile the loop it is handed twice, once
+    # for the literal and once for bool (half a minute more on a first run)
+    removing = n_cases < 0
     for e in range(n_cases):
         n_left = n_unseen - (1 if removals[e, 0] >= 0 else 0) - (1 if removals[e, 1] >= 0 else 0)
         total2[e] = (n_left - 4) * (n_left - 5) / 2.0
