@@ -83,6 +83,20 @@ def test_a_config_file_that_is_not_plain_utf8_exits_2(tmp_path, content: bytes, 
     assert result.returncode == 2 and fragment in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args, fragment", [
+    (["cache", "--config", "missing.toml"], "missing.toml"),
+    (["best", "11m 23p 57s", "--no-tables", "--tables", "strategy_tables/7981a1455f0f2315"],
+     "--no-tables and --tables ask for opposite things"),
+    (["best", "11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s", "--fa", "0"],
+     "a fa-hu bet placed: a positive multiple of T (1 or 2 under the rules), got '0'"),
+    (["train", "--chart", "no-such-chart.json"], "no such chart file: no-such-chart.json"),
+])
+def test_contradictory_or_missing_inputs_exit_2(capsys, args: list[str], fragment: str) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and len(err.strip().splitlines()) == 1
+
+
 def test_a_trainer_port_in_use_exits_2(tmp_path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -151,7 +165,8 @@ def test_best_reads_the_configurations_own_tables_by_default(tmp_path, monkeypat
     solve(config, Path("strategy_tables") / config.fingerprint(), n_jobs=1, quiet=True)
     assert main(common + ["--json"]) == 0
     looked_up = json.loads(capsys.readouterr().out)
-    assert looked_up["best"] == direct["best"]
+    assert looked_up["options"][0]["index"] == direct["options"][0]["index"]
+    assert (looked_up["tables"], "tables" in direct) == (str(Path("strategy_tables") / config.fingerprint()), False)
     assert (direct["source"], looked_up["source"]) == ("evaluator", "tables") and looked_up["aim"] == direct["aim"]
     assert [o["ev"] for o in looked_up["options"]] == pytest.approx([o["ev"] for o in direct["options"]], abs=1e-12)
     assert main(common) == 0
@@ -197,8 +212,12 @@ def test_table_options_without_seats_are_refused(capsys, args: list[str]) -> Non
 
 def test_tied_options_are_listed_in_their_own_order() -> None:
     """EVs tied to 1e-12 (the tables' and the evaluator's differ in the last bits) keep the options' order."""
-    from solver.cli import _listing_order
+    from solver.game.options import Option
+    from solver.products.query import BestPlay
 
-    assert _listing_order([1.0, 2.0, 2.0 + 1e-15, 0.5, 2.0 - 1e-15], best=2) == [2, 1, 4, 0, 3]
-    assert _listing_order([1.0, 2.0 - 1e-15, 2.0 + 1e-15, 0.5, 2.0], best=2) == [2, 1, 4, 0, 3]
-    assert _listing_order([1.0, 3.0, 2.0], best=1) == [1, 2, 0]
+    def order(evs: list[float], best: int) -> list[int]:
+        return BestPlay(None, [Option("bet", (), i, ev, i) for i, ev in enumerate(evs)], best, "").listing_order()
+
+    assert order([1.0, 2.0, 2.0 + 1e-15, 0.5, 2.0 - 1e-15], best=2) == [2, 1, 4, 0, 3]
+    assert order([1.0, 2.0 - 1e-15, 2.0 + 1e-15, 0.5, 2.0], best=2) == [2, 1, 4, 0, 3]
+    assert order([1.0, 3.0, 2.0], best=1) == [1, 2, 0]

@@ -31,22 +31,31 @@ def run_json(capsys, *args: str) -> dict:
 
 
 def check_schema(data: dict, stage: str) -> None:
-    assert set(data) == {"stage", "options", "best", "source", "aim"} | ({"ting"} if stage == "ting" else set())
+    state = {"stage", "hand", "dead", "community", "double_down", "fa_bet", "bonus"}
+    assert set(data) == state | {"options", "best", "source", "aim"} | ({"ting"} if stage == "ting" else set()) | (
+        {"tables"} if data["source"] == "tables" else set())
     assert data["stage"] == stage and data["source"] in {"tables", "evaluator"} and data["aim"]
     if stage == "ting":
         assert set(data["ting"]) == {"outs", "unseen", "pairs", "winning", "flush"}
     for option in data["options"]:
-        assert set(option) == {"action", "discard", "bet", "ev"}
+        assert set(option) == {"action", "discard", "bet", "ev", "index"}
         assert option["action"] in {"claim", "decline", "fold", "bet", "discard"}
-    best = data["options"][data["best"]]
-    assert best["ev"] == max(o["ev"] for o in data["options"])
+    # listed best first, as the table prints them; "index" is the option's place in the API's fixed order
+    assert data["best"] == 0 and sorted(o["index"] for o in data["options"]) == list(range(len(data["options"])))
+    evs = [o["ev"] for o in data["options"]]
+    assert all(later <= earlier + 1e-12 for earlier, later in zip(evs, evs[1:])) and evs[0] == max(evs)
+
+
+def in_api_order(data: dict) -> list[dict]:
+    return sorted(data["options"], key=lambda o: o["index"])
 
 
 def test_ting_stage(capsys) -> None:
     data = run_json(capsys, "11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s", "--fa", "1")
     check_schema(data, "ting")
-    assert [o["action"] for o in data["options"]] == ["fold", "bet", "bet", "bet"]
-    assert [o["bet"] for o in data["options"]] == [0, 1, 2, 3]
+    assert [o["action"] for o in in_api_order(data)] == ["fold", "bet", "bet", "bet"]
+    assert [o["bet"] for o in in_api_order(data)] == [0, 1, 2, 3]
+    assert (data["hand"], data["community"], data["fa_bet"]) == (["1m", "1m", "2p", "3p"], ["8p", "4s", "6s", "9s"], 1)
 
 
 def test_draw_stage_matches_the_api(capsys) -> None:
@@ -54,9 +63,9 @@ def test_draw_stage_matches_the_api(capsys) -> None:
     check_schema(data, "draw")
     g = GameConfig().geometry
     options = evaluate(State(Stage.DRAW, parse_cards("11m 23p 57s", g), parse_cards("9m 9p", g), double_down=1.0))
-    assert [o["ev"] for o in data["options"]] == [o.ev for o in options]
-    assert data["best"] == best_index(options)
-    assert data["options"][data["best"]]["discard"] == ["5s", "7s"]
+    assert [o["ev"] for o in in_api_order(data)] == [o.ev for o in options]
+    assert data["options"][0]["index"] == best_index(options) and data["options"][0]["discard"] == ["5s", "7s"]
+    assert (data["dead"], data["double_down"]) == (["9m", "9p"], 1.0)
 
 
 def test_a_draw_from_tables_without_stage_a_is_evaluated(capsys, tmp_path: Path) -> None:
@@ -93,8 +102,9 @@ def test_bonus_objective(capsys) -> None:
     args = ["11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s", "--fa", "1"]
     plain = run_json(capsys, *args)
     with_bonus = run_json(capsys, *args, "--bonus", "2")
-    assert with_bonus["options"][0] == plain["options"][0]  # fold
-    shifts = {round(b["ev"] - a["ev"], 12) for a, b in zip(plain["options"][1:], with_bonus["options"][1:])}
+    plain, with_bonus = in_api_order(plain), in_api_order(with_bonus)
+    assert with_bonus[0] == plain[0] and plain[0]["action"] == "fold"
+    shifts = {round(b["ev"] - a["ev"], 12) for a, b in zip(plain[1:], with_bonus[1:])}
     assert len(shifts) == 1 and shifts.pop() < 0  # the same expected bonus net on every bet
 
 

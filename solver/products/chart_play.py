@@ -91,8 +91,13 @@ class ChartPlayer:
 def load_chart(path: Path | str, geometry: DeckGeometry) -> ChartPlayer:
     """The chart in ``path`` (a ``chart.json``); one line naming the file when it is not one."""
     try:
-        data = json.loads(Path(path).read_text())
-        return ChartPlayer.from_json(data, geometry)
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        text = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"no such chart file: {path} (make one with `mahjong-poker chart --json`)") from None
+    except OSError as error:
+        raise InputError(f"{path} cannot be read: {error.strerror or error}") from None
+    try:
+        return ChartPlayer.from_json(json.loads(text), geometry)
+    except (ValueError, KeyError, TypeError) as error:
         raise InputError(f"{path} is not a chart made by `mahjong-poker chart --json` for this deck "
                          f"({type(error).__name__}: {error})") from None

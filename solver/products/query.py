@@ -20,7 +20,7 @@ from solver.game.combinatorics import remove_cards, submultisets
 from solver.game.config import GameConfig
 from solver.game.hu_plain import hu_level_plain
 from solver.game.objective import Objective
-from solver.game.options import Option, Stage, best_index
+from solver.game.options import TIE_TOLERANCE, Option, Stage, best_index
 from solver.game.state import State, validate_state
 from solver.game.symmetry import Relabelling, canonical, encode, inverse
 from solver.runtime.jit import interpreted
@@ -44,21 +44,44 @@ class BestPlay:
     """With cards other seats showed (``state.shown``): the option that is best without them, as a player
     who ignores them (or a solve's tables) would choose; its EV in ``options`` counts the shown cards."""
 
+    tables: str | None = None
+    """From ``tables``: the folder of the solve's tables that gave the EVs."""
+
+    def listing_order(self) -> list[int]:
+        """The options' indexes as ``best`` lists them: the best first, then by EV, options tied with the one
+        before (to 1e-12) in their own order, so that the tables and the evaluator, whose EVs of tied options
+        differ in the last bits, list them alike."""
+        evs = [o.ev for o in self.options]
+        by_ev = sorted(range(len(evs)), key=lambda i: -evs[i])
+        group, groups = 0, {}
+        for before, i in zip([None, *by_ev], by_ev):
+            group += before is not None and evs[before] - evs[i] > TIE_TOLERANCE
+            groups[i] = group
+        return sorted(range(len(evs)), key=lambda i: (i != self.best, groups[i], i))
+
     def to_json(self, geometry: DeckGeometry) -> dict:
-        """The ``best --json`` object: stage, options (action, discard, bet, ev), best, where the EVs came from,
-        what the best play's kept cards aim at (at the ting: its odds, also as numbers)."""
+        """The ``best --json`` object: the decision asked about, the options best first as the table lists them
+        (action, discard, bet, ev, and ``index``, the option's place in the fixed order of the Python API and
+        the trainer), ``best`` (the best's place in that list: 0), where the EVs came from, what the best
+        play's kept cards aim at (at the ting: its odds, also as numbers)."""
+        state = self.state
+
+        def names(cards: Sequence[int]) -> list[str]:
+            return [geometry.card_name(c) for c in cards]
+
         return {
-            "stage": self.state.stage.value,
-            "options": [
-                {"action": o.action, "discard": [geometry.card_name(c) for c in o.discard], "bet": o.bet, "ev": o.ev}
-                for o in self.options
-            ],
-            "best": self.best,
+            "stage": state.stage.value, "hand": names(state.hand), "dead": names(state.dead),
+            "community": names(state.community), "double_down": state.double_down, "fa_bet": state.fa_bet,
+            "bonus": state.bonus,
+            "options": [{"action": o.action, "discard": names(o.discard), "bet": o.bet, "ev": o.ev, "index": i}
+                        for i, o in ((i, self.options[i]) for i in self.listing_order())],
+            "best": 0,
             "source": self.source,
             "aim": self.aim,
-        } | ({"walked": self.walked} if self.walked else {}) | ({} if self.odds is None else {"ting": self.odds}) | (
+        } | ({"tables": self.tables} if self.tables else {}) | ({"walked": self.walked} if self.walked else {}) | (
+            {} if self.odds is None else {"ting": self.odds}) | (
             {} if self.best_unshown is None else
-            {"shown": [geometry.card_name(c) for c in self.state.shown], "best_without_shown": self.best_unshown})
+            {"shown": names(state.shown), "best_without_shown": self.listing_order().index(self.best_unshown)})
 
 
 def describe_option(option: Option, stage: Stage, geometry: DeckGeometry, throw: str = "discard") -> str:
@@ -188,12 +211,14 @@ def _best_play(state: State, config: GameConfig, progress: Callable[[int, int], 
     # Ties go to the first option in the canonical form's order, so the choice does not depend on how
     # the suits happen to be labelled, and matches the solve's (which works on canonical states).
     options, best = _relabel(options, best_index(options), inverse(mapping), state)
+    folder = str(tables) if source == "tables" else None
     if state.stage == Stage.TING:
         odds = ting_odds(c_state, config, outcomes)
-        return BestPlay(state, options, best, describe_ting(odds), source, odds=odds)
+        return BestPlay(state, options, best, describe_ting(odds), source, odds=odds, tables=folder)
     kept = remove_cards(state.hand, options[best].discard)
     unseen = unseen_copies(state.hand + state.dead + state.shown + state.community, geometry)
-    return BestPlay(state, options, best, describe_hold(kept, geometry, unseen), source, walked=len(walked))
+    return BestPlay(state, options, best, describe_hold(kept, geometry, unseen), source, walked=len(walked),
+                    tables=folder)
 
 
 def ting_odds(state: State, config: GameConfig, outcomes: tuple[int, int, float, int]) -> dict:
