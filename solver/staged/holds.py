@@ -1381,8 +1381,10 @@ def _walked(columns: HoldColumns, dead_rows: np.ndarray, config: GameConfig, var
 
     c = columns
     excluded, n_excluded = _left_out(columns, variants)
+    # track_bet and track_min copied (writable) whatever they were: a read-only array (the tracking walk's, read
+    # from a table) is a type of its own to numba, and the kernel would be compiled a second time for it
     _walk(c.acount, c.w0, c.q0, c.lin, c.qb, c.linb, c.pair_level, c.pair_bonus, c.g_hu, c.g_flush, c.pool, rows,
-          np.ascontiguousarray(track_bet, dtype=np.int64), np.ascontiguousarray(track_min, dtype=np.bool_), tracking,
+          np.array(track_bet, dtype=np.int64), np.array(track_min, dtype=np.bool_), tracking,
           stacked("fa_bets"), stacked("c"), stacked("step11_hu"), stacked("step11_flush"), stacked("p1"),
           stacked("pf1"), stacked("m_min"), stacked("m_max"), excluded, n_excluded, variants[0].bonus_bet,
           binomial_table(geometry.copies_in_play), geometry.n_suited + 1, float(floor), below, out,
