@@ -477,8 +477,9 @@ def _fa_bet(text: str) -> float:
                    lambda v: v > 0)
 
 
-def _positive_number(text: str) -> float:
-    return _number(text, float, "a positive number", lambda v: v > 0)
+def _aware_bet(text: str) -> float:
+    # the table's last seat plays bonus-aware for this bet: without one there is no such seat to play
+    return _number(text, float, "the bonus-aware seat's bonus bet, a positive number", lambda v: v > 0)
 
 
 def _hands(text: str) -> int:
@@ -580,7 +581,7 @@ def _add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="random seed (default 1)")
     parser.add_argument("--seats", type=_seats, metavar="N",
                         help="play a table of N seats (1 to 6) on one deck; --hands counts table hands")
-    parser.add_argument("--bonus", type=_positive_number, metavar="B",
+    parser.add_argument("--bonus", type=_aware_bet, metavar="B",
                         help="with --seats: the last seat's bonus bet, played bonus-aware at the ting (default 1)")
     _add_jobs(parser, -1, "processes (default: all cores)")
     _add_tables(parser, "a finished solve (default: strategy_tables/<fingerprint>)")
