@@ -147,6 +147,12 @@ def test_best_says_what_a_claimers_cards_change_at_the_draw(capsys) -> None:
             "(EV -0.779398 given them), 0.243631 worse") in out
     alone = best_play("11m 23p 57s", REAL, dead="4m 4s")
     assert alone.options[alone.best].discard == parse_cards("57s", REAL.geometry)
+    assert main(["best", "11m 23p 57s", "--dead", "4m 4s", "--shown", "111p 234s", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)  # options best first: the choice without them, by its place there
+    ignored = data["options"][data["best_without_shown"]]
+    assert (data["shown"], ignored["discard"], ignored["ev"]) == (["1p", "1p", "1p", "2s", "3s", "4s"], ["5s", "7s"],
+                                                                  pytest.approx(-0.779398, abs=1e-6))
+    assert data["options"][0]["discard"] == ["2p", "3p"]
 
 
 def _aware_ting(hold: str, dead: str, community: str, other: str, other_bets: int, bonus_bet: float,
