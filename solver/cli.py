@@ -71,7 +71,7 @@ def cmd_bonus(args: argparse.Namespace) -> None:
     table = bonus_table(config)
     changes = paytable_changes(config, args.targets) if args.targets else []
     if args.json:
-        print(json.dumps({
+        print(_json_text({
             "total_combinations": table.total_combinations,
             "rows": [
                 {"combination": r.combination, "pays": r.pays, "combinations": r.combinations,
@@ -140,7 +140,7 @@ def cmd_deal_stats(args: argparse.Namespace) -> None:
     stats = deal_stats(config)
     if args.json:
         total = stats.total_deals
-        print(json.dumps({"cards": config.geometry.size, "jokers": config.geometry.jokers_in_play,
+        print(_json_text({"cards": config.geometry.size, "jokers": config.geometry.jokers_in_play,
                           "total_deals": total, "tian_hu": stats.tian_hu, "flush_tian_hu": stats.flush_tian_hu,
                           "tian_hu_probability": stats.tian_hu / total,
                           "flush_tian_hu_probability": stats.flush_tian_hu / total}))
@@ -180,7 +180,7 @@ def cmd_best(args: argparse.Namespace) -> None:
         shown=args.shown or "",
     )
     if args.json:
-        print(json.dumps(result.to_json(geometry)))
+        print(_json_text(result.to_json(geometry)))
         return
     state = result.state
     best = result.options[result.best]
@@ -254,6 +254,12 @@ def _needs_seats(seats: range, **given: object) -> None:
                          "give --seats N too")
 
 
+def _json_text(data: Any) -> str:
+    """``--json``'s text: one line for a pipe or a file (what scripts read), indented at a terminal (what a
+    person reads)."""
+    return json.dumps(data, indent=1 if sys.stdout.isatty() else None)
+
+
 def _config_flag(args: argparse.Namespace) -> str:
     return f" --config {args.config}" if args.config else ""
 
@@ -304,7 +310,7 @@ def cmd_solve(args: argparse.Namespace) -> None:
                     backend=args.backend, scheduler=args.scheduler, quiet=args.quiet or args.json, force=args.force,
                     column_store=args.column_store, whole=args.whole)
     if args.json:
-        print(json.dumps(summary.to_json()))
+        print(_json_text(summary.to_json()))
         return
     print(f"{summary.deal_classes} deal classes ({summary.deals} deals), {summary.draw_states} post-draw states"
           + (f", bonus bet {summary.bonus_bet:g} in the objective" if summary.bonus_bet else "")
@@ -354,7 +360,7 @@ def cmd_edge(args: argparse.Namespace) -> None:
                       seed=1 if args.seed is None else args.seed)
     data = sheet.to_json()
     if args.json:
-        print(json.dumps(data))
+        print(_json_text(data))
         return
     print(to_text(par_sheet_document(sheet)))
 
@@ -395,7 +401,7 @@ def cmd_simulate(args: argparse.Namespace) -> None:
                       progress=None if args.json else stderr_progress("hands"))
     data = result.to_json()
     if args.json:
-        print(json.dumps(data))
+        print(_json_text(data))
         return
     low, high = result.interval
     print(f"{result.hands} hands, seed {result.seed}, in {result.seconds:.1f} s: {data['hands_per_second']:.0f} "
@@ -416,7 +422,7 @@ def _simulate_table(args: argparse.Namespace, config: Any, tables: Any) -> None:
                             progress=None if args.json else stderr_progress("hands"), aware_bet=args.bonus or 1.0)
     data = result.to_json()
     if args.json:
-        print(json.dumps(data))
+        print(_json_text(data))
         return
     low, high = data["ci99"]
     v_low, v_high = data["shown_cards_ci99"]
@@ -659,7 +665,7 @@ def cmd_paytable(args: argparse.Namespace) -> None:
     targets = solve_targets(config, named, args.target or (), solver, progress)
     written = write_outputs(Path(args.out), rows, targets, config) if args.out else []
     if args.json:
-        print(json.dumps({"variants": [r.to_json() for r in rows], "targets": [t.to_json() for t in targets],
+        print(_json_text({"variants": [r.to_json() for r in rows], "targets": [t.to_json() for t in targets],
                           "solves": solver.solves}))
         return
     _print_paytable(rows, targets)
@@ -796,7 +802,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
                                   words=words)
     else:
         chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet, words=words)
-    print(json.dumps(chart.to_json()) if args.json else chart_markdown(chart), end="\n" if args.json else "")
+    print(_json_text(chart.to_json()) if args.json else chart_markdown(chart), end="\n" if args.json else "")
 
 
 def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
@@ -855,7 +861,7 @@ def cmd_cache(args: argparse.Namespace) -> None:
     removed = remove_entries(doomed)
     freed = sum(e.size for e in removed)
     if args.json:
-        print(json.dumps({"folder": str(cache_dir()), "freed_bytes": freed,
+        print(_json_text({"folder": str(cache_dir()), "freed_bytes": freed,
                           "entries": [{"path": str(e.path), "kind": e.kind, "bytes": e.size, "current": e.current,
                                        "removed": e in removed} for e in entries]}))
         return
@@ -914,7 +920,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     server = make_server(config, tables, args.host, args.port, args.seed, args.config, chart)
     try:
         server.warm_up()
-        print(json.dumps({"url": server.url}) if args.json else f"Trainer at {server.url} — Ctrl-C stops it",
+        print(_json_text({"url": server.url}) if args.json else f"Trainer at {server.url} — Ctrl-C stops it",
               flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
