@@ -32,6 +32,36 @@ def test_simulation_agrees_with_the_exact_solve(two_suit_tables: Path) -> None:
     assert set(result.counts) <= {row.outcome for row in summary.outcomes}  # nothing the solve calls impossible
 
 
+def test_the_strategy_is_the_tables_decisions_read_row_by_row(two_suit_tables: Path) -> None:
+    """load_strategy reads each distinct text once: the same arrays as reading every row of the tables."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from solver.game.cards import parse_cards
+    from solver.products.simulate import _ACTIONS, load_strategy
+
+    strategy = load_strategy(two_suit_tables, TWO_SUITS)
+    g = TWO_SUITS.geometry
+    deals = pq.read_table(two_suit_tables / "deals.parquet").to_pylist()
+    draws = sorted(pq.read_table(two_suit_tables / "draws.parquet").to_pylist(),
+                   key=lambda r: r["key"] * 2 + (r["double_down"] > 0))
+
+    def thrown(text: str | None) -> list[int]:
+        return list(parse_cards(text, g)) if text else [-1, -1]
+
+    assert strategy.deal_keys.tolist() == [r["key"] for r in deals]
+    assert strategy.deal_action.tolist() == [_ACTIONS[r["best_action"]] for r in deals]
+    assert strategy.deal_discard.tolist() == [thrown(r["best_discard"]) for r in deals]
+    assert strategy.deal_dd.tolist() == [int(r["best_bet"] > 0) for r in deals]
+    assert strategy.draw_keys.tolist() == [r["key"] * 2 + (r["double_down"] > 0) for r in draws]
+    assert strategy.draw_action.tolist() == [_ACTIONS[r["best_action"]] for r in draws]
+    assert strategy.draw_discard.tolist() == [thrown(r["best_discard"]) for r in draws]
+    assert strategy.draw_fa.tolist() == [TWO_SUITS.fa_hu_bets.index(r["best_bet"]) if r["best_action"] == "bet"
+                                         else -1 for r in draws]
+    assert {np.int8, np.int64} >= {a.dtype.type for a in vars(strategy).values()}
+    assert "bet" in {r["best_action"] for r in draws} and any(r["best_discard"] for r in draws)
+
+
 def test_same_seed_same_result_whatever_the_jobs(two_suit_tables: Path) -> None:
     one = simulate(TWO_SUITS, two_suit_tables, 45_000, seed=3, n_jobs=1)
     two = simulate(TWO_SUITS, two_suit_tables, 45_000, seed=3, n_jobs=2)
