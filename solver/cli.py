@@ -802,6 +802,10 @@ def cmd_chart(args: argparse.Namespace) -> None:
                                   words=words)
     else:
         chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet, words=words)
+    if args.max_lines is not None and chart.lines > args.max_lines:
+        print(f"mahjong-poker: no chart found fits in {args.max_lines} lines: the deal's shortest has "
+              f"{chart.deal.lines}; with the draw's best within {args.max_lines} lines of its own ({chart.draw.lines}) "
+              f"this chart has {chart.lines}", file=sys.stderr)
     print(_json_text(chart.to_json()) if args.json else chart_markdown(chart), end="\n" if args.json else "")
 
 

@@ -75,3 +75,13 @@ def test_page_renders_in_a_headless_browser(report: Path, tmp_path: Path) -> Non
     titles = re.findall(r'<a href="#([\w-]+)">([^<]+)</a>', contents.group(1))
     assert [anchor for anchor, _ in titles] == ["deal", "draw", "ting", "par-sheet", "pictures"]  # the chart leads
     assert dom.count("<svg") == len(FIGURES) and "house edge" in dom
+
+
+def test_seats_the_deck_cannot_deal_are_refused_before_anything_is_written(tmp_path: Path, capsys) -> None:
+    """The reduced deck deals at most two seats: `chart --seats 3` stops at once, as `edge` does, and leaves
+    the report's folder empty rather than write the chart and its pictures first."""
+    out = tmp_path / "report"
+    assert main(["chart", "--config", "configs/reduced-3x4.toml", "--out", str(out), "--seats", "3",
+                 "--table-hands", "100", "--quiet"]) == 2
+    assert "this deck deals at most 2 seats" in capsys.readouterr().err
+    assert not out.exists() or not any(out.iterdir())

@@ -100,7 +100,7 @@ def test_cli_refuses_max_lines_below_one(capsys) -> None:
     assert "--max-lines: must be a whole number of lines, at least 1" in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_chart_asked_for_fewer_lines_than_the_deal_list_can_keep_says_so(short: dict) -> None:
+def test_a_chart_asked_for_fewer_lines_than_the_deal_list_can_keep_says_so(short: dict, capsys) -> None:
     """The deal has no line that covers every hand: asked for fewer lines than its list can drop to, a chart of
     lists alone (rank shapes: no point count) is the shortest found and says that no chart fits, rather than
     claim to be within the bound; in card-pattern words the point count at the deal makes a chart that fits."""
@@ -113,6 +113,13 @@ def test_a_chart_asked_for_fewer_lines_than_the_deal_list_can_keep_says_so(short
     shortest = build_short_chart(CONFIG, TABLES, 5, words="shapes")
     assert _lines(shortest) > 5
     assert "**No chart found fits in 5 lines**" in chart_markdown(shortest)
+    # past the limit the deal is as short as it goes, and the draw keeps the lines asked for: not none at all,
+    # which would fold every hand that reaches it
+    assert shortest.deal.lines == shortest.curve[0]["shortest"]["deal"] and 0 < shortest.draw.lines <= 5
+    assert main(["chart", "--config", str(ROOT / "configs" / "reduced-3x4.toml"), "--tables", str(TABLES),
+                 "--max-lines", "5", "--words", "shapes", "--quiet"]) in (0, None)
+    assert ("no chart found fits in 5 lines: the deal's shortest has "
+            f"{shortest.deal.lines}; with the draw's best within 5 lines of its own") in capsys.readouterr().err
 
 
 def _replay_count(count: Count) -> float:

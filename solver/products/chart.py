@@ -1021,8 +1021,9 @@ def _curve_blocks(chart: Chart) -> list[Block]:
     lines = chart.lines
     within = (f"This chart has {lines} deal and draw lines together, within the {chart.max_lines} asked"
               if lines <= chart.max_lines else
-              f"**No chart found fits in {chart.max_lines} lines**; this is the shortest found, {lines} deal and "
-              f"draw lines together")
+              f"**No chart found fits in {chart.max_lines} lines**: the deal is as short as the search found it "
+              f"({chart.deal.lines} lines), the draw has at most {chart.max_lines} of its own, {lines} deal and draw "
+              f"lines together")
     return [
         Heading(2, "The cost against the length", "curve"),
         Paragraph(f"{within} (the claims and the fold line aside; a point count's lines are its scored features, "

@@ -234,6 +234,15 @@ def _split(deal: list[_Form], draw: list[_Form], max_lines: int) -> tuple[Choice
     return None if best is None else best[1:]
 
 
+def _past_the_limit(forms: dict[str, list[_Form]], max_lines: int) -> tuple[Choice, Choice]:
+    """Where no chart fits in ``max_lines``: the deal as short as the search found it (no shorter list covers
+    every hand), and the draw's best within ``max_lines`` on its own. The shortest draw, no line at all,
+    would fold every hand that reaches it: a chart that gives up more than the game is worth."""
+    deal = min(((n, (f, n)) for f in forms["deal"] for n in f.sample_losses), key=lambda x: x[0])[1]
+    fits = _best_within(forms["draw"], max_lines)
+    return deal, min(fits, key=lambda f: (f[0], -f[1][1]))[1]
+
+
 def curve(config: GameConfig, deal: list[_Form], draw: list[_Form], form: str) -> dict[str, Any]:
     """The least exact loss found at each of :data:`CURVE_SIZES` lines and in full, with the forms given, for
     the deal, the draw and the whole chart (the sum of the two decisions' exact losses, at the best split)."""
@@ -275,7 +284,8 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
     ting by outs aside), each decision a ranked list or (in card-pattern words) a point count, whichever
     the split finds better; its curves of loss against length, one per form and one for the best of both
     (``Chart.curve``); and with ``exact`` its exact price from a solve that follows it. Where nothing is
-    that short, the shortest found is taken (the sizes are in the curves' ``shortest``)."""
+    that short, the deal is as short as the search found it and the draw has ``max_lines`` of its own
+    (:func:`_past_the_limit`; the sizes are in the curves' ``shortest``)."""
     directory = Path(tables)
     check_inputs(config, directory, n_jobs, quiet)
     counts = words == "patterns"
@@ -289,9 +299,7 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
         if counts:
             with steps.step(f"the {stage}'s point counts: fitting"):
                 forms[stage].append(count_form(stage, config, path.lines))
-    shortest = tuple(min(((n, (f, n)) for f in forms[stage] for n in f.sample_losses), key=lambda x: x[0])[1]
-                     for stage in ("deal", "draw"))
-    split = _split(forms["deal"], forms["draw"], max_lines) or shortest
+    split = _split(forms["deal"], forms["draw"], max_lines) or _past_the_limit(forms, max_lines)
     stages = []
     for form, size in split:
         with steps.step(f"the {form.stage}'s chart of {size} lines: priced over every situation"):

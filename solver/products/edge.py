@@ -152,7 +152,7 @@ def _solved(config: GameConfig, tables: Path | None, objective: Objective, n_job
                  quiet=quiet, holds_from=main if restricted and has_stage_a else None)
 
 
-def _check_seats(config: GameConfig, seats: Sequence[int]) -> None:
+def check_table_seats(config: GameConfig, seats: Sequence[int]) -> None:
     """Refuse (``InputError``) any number of seats ``config``'s deck cannot deal, before anything runs."""
     if seats:  # the table module loads numba kernels: not for a sheet without a table
         from solver.products.table import check_seats
@@ -169,7 +169,7 @@ def table_figures(config: GameConfig, tables: Path | str, seats: Sequence[int], 
     checked before the first is played (``InputError``)."""
     from solver.products.table import simulate_table
 
-    _check_seats(config, seats)
+    check_table_seats(config, seats)
     return tuple(simulate_table(config, tables, n, hands, seed, n_jobs,
                                 progress=None if quiet else stderr_progress(f"{n} seats: hands"), aware_bet=aware_bet)
                  for n in seats)
@@ -184,7 +184,7 @@ def par_sheet(config: GameConfig, tables: Path | str | None = None, bonus: float
     each simple restricted strategy's. Those solves live beside ``tables``, named by objective.
     With ``seats`` (e.g. ``range(1, 7)``) the sheet carries a table of each number of seats,
     ``table_hands`` hands each (:func:`table_figures`), its bonus-aware seat betting B (1 without one)."""
-    _check_seats(config, seats)  # refused before any solve or simulation starts
+    check_table_seats(config, seats)  # refused before any solve or simulation starts
     base = Path(tables) if tables is not None else None
     main = _solved(config, base, Objective(), n_jobs, quiet)
     comparison = None

@@ -46,8 +46,10 @@ def write_report(config: GameConfig, tables: Path | str, out: Path | str, format
     ``seats`` adds the par sheet's table of that many seats, ``table_hands`` hands each (simulated:
     :func:`solver.products.edge.table_figures`).
     """
+    from solver.products.edge import check_table_seats
     from solver.products.plots import save_figures  # matplotlib is slow to import; only pictures need it
 
+    check_table_seats(config, seats)  # before the chart is built (minutes on the real deck), as edge does
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if max_lines is None:
