@@ -111,8 +111,9 @@ def _add_bonus_arguments(parser: argparse.ArgumentParser) -> None:
 def _fractions(text: str) -> tuple[float, ...]:
     parts = [part.strip() for part in text.split(",")]
     if not all(parts):
-        raise argparse.ArgumentTypeError(f"must be house edges between -1 and 1, comma-separated, got {text!r}")
-    return tuple(_number(part, float, "house edges between -1 and 1, comma-separated", lambda v: -1 < v < 1)
+        raise argparse.ArgumentTypeError(f"must be house edges strictly between -1 and 1, comma-separated, got "
+                                         f"{text!r}")
+    return tuple(_number(part, float, "house edges strictly between -1 and 1, comma-separated", lambda v: -1 < v < 1)
                  for part in parts)
 
 
@@ -688,8 +689,11 @@ def _paytable_grid(vary: list[str], targets_asked: bool, most: int) -> tuple[lis
         if key in named:
             raise InputError(f"--vary {key} is given twice: list its values in one --vary {key}=a,b,c")
         named.append(key)
-        if text.strip() or not targets_asked:
-            grid[key] = parse_values(key, text.strip(), most)
+        if not text.strip() and not targets_asked:
+            raise InputError(f"--vary {item}: give its values, {key}=a,b,c or {key}=start:stop:step (or --target "
+                             f"to find one)")
+        if text.strip():
+            grid[key] = list(dict.fromkeys(parse_values(key, text.strip(), most)))  # a value given twice, solved once
     if not named:
         raise InputError("paytable: give at least one --vary KEY=VALUES (see --help)")
     return named, grid

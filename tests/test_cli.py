@@ -90,6 +90,7 @@ def test_a_config_file_that_is_not_plain_utf8_exits_2(tmp_path, content: bytes, 
     (["best", "11m 23p", "--dead", "57s 9m 9p", "--community", "4s 6s 8p 9s", "--fa", "0"],
      "a fa-hu bet placed: a positive multiple of T (1 or 2 under the rules), got '0'"),
     (["train", "--chart", "no-such-chart.json"], "no such chart file: no-such-chart.json"),
+    (["paytable", "--vary", "ting_hu"], "--vary ting_hu: give its values, ting_hu=a,b,c or ting_hu=start:stop:step"),
 ])
 def test_contradictory_or_missing_inputs_exit_2(capsys, args: list[str], fragment: str) -> None:
     assert main(args) == 2
@@ -221,3 +222,10 @@ def test_tied_options_are_listed_in_their_own_order() -> None:
     assert order([1.0, 2.0, 2.0 + 1e-15, 0.5, 2.0 - 1e-15], best=2) == [2, 1, 4, 0, 3]
     assert order([1.0, 2.0 - 1e-15, 2.0 + 1e-15, 0.5, 2.0], best=2) == [2, 1, 4, 0, 3]
     assert order([1.0, 3.0, 2.0], best=1) == [1, 2, 0]
+
+
+def test_a_payout_value_given_twice_is_one_variant() -> None:
+    from solver.cli import _paytable_grid
+
+    assert _paytable_grid(["ting_hu=1,1.5,1", "tian_hu=4:4.5:0.5"], False, 10) == (
+        ["ting_hu", "tian_hu"], {"ting_hu": [1.0, 1.5], "tian_hu": [4.0, 4.5]})

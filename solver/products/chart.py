@@ -935,7 +935,8 @@ def _count_blocks(count: Count) -> list[Block]:
     """A point count as a person reads it: the points, then the bets."""
     where = "your six cards" if count.stage == "deal" else "your six cards after the draw"
     return [
-        Paragraph(f"**A point count** ({count.lines} lines). Claim a hu whenever you can. Otherwise score each way "
+        Paragraph(f"**A point count** ({count.lines} line{'' if count.lines == 1 else 's'}). Claim a hu whenever "
+                  "you can. Otherwise score each way "
                   f"to keep four of {where}, adding up the points of what the kept cards make (each card in one "
                   "group only, read as the card-pattern words below), and keep the four with the most points "
                   "(ties: the fewest dead cards touching, then the more jokers, then the cards nearest the middle)."),
