@@ -791,6 +791,9 @@ def cmd_chart(args: argparse.Namespace) -> None:
         raise InputError("--seats adds a section to the report's par sheet: give --out DIR too")
     _needs_seats(args.seats, table_hands=args.table_hands)
     formats = parse_formats(",".join(FORMATS) if args.format is None else args.format)
+    if args.seats and "html" not in formats:
+        raise InputError(f"--seats adds a section to the report's page, which --format {args.format} leaves out: "
+                         "add html")
     quiet = args.json or args.quiet
     words = args.words or ("patterns" if args.max_lines is not None else "shapes")
     if args.out:

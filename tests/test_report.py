@@ -85,3 +85,9 @@ def test_seats_the_deck_cannot_deal_are_refused_before_anything_is_written(tmp_p
                  "--table-hands", "100", "--quiet"]) == 2
     assert "this deck deals at most 2 seats" in capsys.readouterr().err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_seats_without_the_page_they_go_on_are_refused(tmp_path: Path, capsys) -> None:
+    assert main(["chart", "--config", "configs/reduced-3x4.toml", "--out", str(tmp_path / "r"), "--seats", "1-2",
+                 "--format", "md", "--quiet"]) == 2
+    assert "--seats adds a section to the report's page, which --format md leaves out" in capsys.readouterr().err
