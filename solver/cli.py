@@ -685,15 +685,15 @@ def _paytable_grid(vary: list[str], targets_asked: bool, most: int) -> tuple[lis
     named: list[str] = []
     for item in vary:
         key, _, text = item.partition("=")
-        key = key.strip()
+        key, text = key.strip(), text.strip()
         if key in named:
             raise InputError(f"--vary {key} is given twice: list its values in one --vary {key}=a,b,c")
         named.append(key)
-        if not text.strip() and not targets_asked:
+        if not text and not targets_asked:
             raise InputError(f"--vary {item}: give its values, {key}=a,b,c or {key}=start:stop:step (or --target "
                              f"to find one)")
-        if text.strip():
-            grid[key] = list(dict.fromkeys(parse_values(key, text.strip(), most)))  # a value given twice, solved once
+        if text:
+            grid[key] = list(dict.fromkeys(parse_values(key, text, most)))  # a value given twice, solved once
     if not named:
         raise InputError("paytable: give at least one --vary KEY=VALUES (see --help)")
     return named, grid
@@ -809,7 +809,7 @@ def cmd_chart(args: argparse.Namespace) -> None:
                                   words=words)
     else:
         chart = build_chart(config, tables, exact=args.exact, n_jobs=args.jobs, quiet=quiet, words=words)
-    if args.max_lines is not None and chart.lines > args.max_lines:
+    if chart.over_limit:
         print(f"mahjong-poker: no chart found fits in {args.max_lines} lines: the deal's shortest has "
               f"{chart.deal.lines}; with the draw's best within {args.max_lines} lines of its own ({chart.draw.lines}) "
               f"this chart has {chart.lines}", file=sys.stderr)
@@ -1021,15 +1021,11 @@ def compile_notice() -> Iterator[None]:
         yield
         return
     marker = Path(tempfile.gettempdir()) / f"mahjong-poker-compiling-{os.getpid()}-{uuid.uuid4().hex}"
-    saved = os.environ.get(COMPILE_NOTICE_ENV)
     os.environ[COMPILE_NOTICE_ENV] = str(marker)
     try:
         yield
     finally:
-        if saved is None:
-            os.environ.pop(COMPILE_NOTICE_ENV, None)
-        else:
-            os.environ[COMPILE_NOTICE_ENV] = saved
+        os.environ.pop(COMPILE_NOTICE_ENV, None)
         marker.unlink(missing_ok=True)
 
 

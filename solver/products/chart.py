@@ -182,6 +182,12 @@ class Chart:
         """Deal and draw lines together, the actions (claims, fold) aside: what ``max_lines`` bounds."""
         return self.deal.lines + self.draw.lines
 
+    @property
+    def over_limit(self) -> bool:
+        """Built within ``max_lines`` and longer than that: no chart found fits
+        (:func:`solver.products.chart_short._past_the_limit`)."""
+        return self.max_lines is not None and self.lines > self.max_lines
+
 
 Key = tuple[str, int | None]
 """A line's entry and its limit on dead cards touching the hold (``None``: any)."""
@@ -1021,7 +1027,7 @@ def _curve_blocks(chart: Chart) -> list[Block]:
                          for form in chart.curve)
     lines = chart.lines
     within = (f"This chart has {lines} deal and draw lines together, within the {chart.max_lines} asked"
-              if lines <= chart.max_lines else
+              if not chart.over_limit else
               f"**No chart found fits in {chart.max_lines} lines**: the deal is as short as the search found it "
               f"({chart.deal.lines} lines), the draw has at most {chart.max_lines} of its own, {lines} deal and draw "
               f"lines together")

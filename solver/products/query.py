@@ -64,24 +64,27 @@ class BestPlay:
         (action, discard, bet, ev, and ``index``, the option's place in the fixed order of the Python API and
         the trainer), ``best`` (the best's place in that list: 0), where the EVs came from, what the best
         play's kept cards aim at (at the ting: its odds, also as numbers)."""
-        state = self.state
+        state, order = self.state, self.listing_order()
 
         def names(cards: Sequence[int]) -> list[str]:
             return [geometry.card_name(c) for c in cards]
+
+        def option(i: int) -> dict:
+            o = self.options[i]
+            return {"action": o.action, "discard": names(o.discard), "bet": o.bet, "ev": o.ev, "index": i}
 
         return {
             "stage": state.stage.value, "hand": names(state.hand), "dead": names(state.dead),
             "community": names(state.community), "double_down": state.double_down, "fa_bet": state.fa_bet,
             "bonus": state.bonus,
-            "options": [{"action": o.action, "discard": names(o.discard), "bet": o.bet, "ev": o.ev, "index": i}
-                        for i, o in ((i, self.options[i]) for i in self.listing_order())],
+            "options": [option(i) for i in order],
             "best": 0,
             "source": self.source,
             "aim": self.aim,
         } | ({"tables": self.tables} if self.tables else {}) | ({"walked": self.walked} if self.walked else {}) | (
             {} if self.odds is None else {"ting": self.odds}) | (
             {} if self.best_unshown is None else
-            {"shown": names(state.shown), "best_without_shown": self.listing_order().index(self.best_unshown)})
+            {"shown": names(state.shown), "best_without_shown": order.index(self.best_unshown)})
 
 
 def describe_option(option: Option, stage: Stage, geometry: DeckGeometry, throw: str = "discard") -> str:
