@@ -78,6 +78,19 @@ def test_curve_never_rises_with_more_lines(short: dict) -> None:
     assert chart.deal.loss + chart.draw.loss == pytest.approx(at_40["chart"], abs=1e-12)
 
 
+def test_reference_lists_are_the_curves_full_point(short: dict) -> None:
+    """The full lists printed for reference are the ranked lists of the curve's "full" row, the same lines and
+    the same exact losses (on the reduced deck a 65-line draw list searched again loses less than the 66-line
+    list it was shortened from: the reference is the better one)."""
+    chart = short[40]
+    full = chart.curve[0]["points"][-1]
+    deal, draw = chart.reference
+    assert (deal.lines, draw.lines) == (full["deal_lines"], full["draw_lines"])
+    assert deal.loss == pytest.approx(full["deal"], abs=1e-12)
+    assert draw.loss == pytest.approx(full["draw"], abs=1e-12)
+    assert deal.loss + draw.loss == pytest.approx(full["chart"], abs=1e-12)
+
+
 @pytest.mark.slow
 def test_cli_max_lines_exact(tmp_path: Path, capsys) -> None:
     """``chart --max-lines N --exact --json``: its lines and the exact loss of a solve that follows it (made in

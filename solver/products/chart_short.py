@@ -309,9 +309,12 @@ def build_short_chart(config: GameConfig, tables: Path | str, max_lines: int, ex
     if counts:
         curves += [curve(config, [forms["deal"][1]], [forms["draw"][1]], "point counts"),
                    curve(config, forms["deal"], forms["draw"], "each decision's better form")]
-    full = [forms[stage][0] for stage in ("deal", "draw")]
+    # the best ranked lists at any length (the lists' curve's "full" point): the longest, or a shortened one
+    # that a search again made lose less
+    full = _split([forms["deal"][0]], [forms["draw"][0]], 10 ** 9)
+    assert full is not None, "with no limit every decision has a list"
     with steps.step("the full lists the chart was cut from"):
-        reference = tuple(f.stage_chart(config, directory, max(f.snapshots), 0, words) for f in full)
+        reference = tuple(f.stage_chart(config, directory, n, 0, words) for f, n in full)
     steps.close()
     chart = Chart(stages[0], stages[1], ting_thresholds(config), ting_outs_table(config), curve=curves,
                   max_lines=max_lines, reference=reference)
