@@ -135,6 +135,19 @@ def test_a_chart_asked_for_fewer_lines_than_the_deal_list_can_keep_says_so(short
             f"{shortest.deal.lines}; with the draw's best within 5 lines of its own") in capsys.readouterr().err
 
 
+def test_a_bet_the_fit_skips_is_neither_printed_nor_counted() -> None:
+    """Thresholds (-23, -23) at the draw: from -23 points the count bets F = 2 and never F = 1 (the fit went
+    from folding straight to the larger bet), so the F = 1 band is empty: not printed, not a line to learn."""
+    points = tuple(int(k == 0) for k in range(len(FEATURES)))
+    skipped = Count("draw", points, 0, (-23, -23), (1.0, 2.0))
+    assert skipped.bets_text() == ["fold below -23 points", "bet F = 2 from -23 points"]
+    assert skipped.lines == 2  # one feature scored and one threshold
+    assert list(skipped.action(np.array([-24, -23, 0]))) == [0, 2, 2]
+    both = Count("draw", points, 0, (-23, -20), (1.0, 2.0))
+    assert both.bets_text() == ["fold below -23 points", "bet F = 1 from -23 points", "bet F = 2 from -20 points"]
+    assert both.lines == 3
+
+
 def _replay_count(count: Count) -> float:
     """A point count's loss per hand dealt, replayed row by row with plain Python: claim a hu; else score
     every discard's kept cards (their words' points, less the points per dead card touching, at most

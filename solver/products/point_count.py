@@ -83,8 +83,13 @@ class Count:
     @property
     def lines(self) -> int:
         """What a person learns: the features with points, the touching rule, each threshold used."""
-        return (sum(p != 0 for p in self.points) + (self.touching != 0)
-                + sum(t is not None for t in self.thresholds))
+        return sum(p != 0 for p in self.points) + (self.touching != 0) + len(self._bands())
+
+    def _bands(self) -> list[tuple[int, int]]:
+        """(threshold, action) of each action some count takes: a threshold equal to the next one leaves its
+        action an empty band (the fit skipped it: the counts go from the action below to the one above)."""
+        used = [(t, i) for i, t in enumerate(self.thresholds) if t is not None]
+        return [(t, i) for k, (t, i) in enumerate(used) if k + 1 == len(used) or used[k + 1][0] != t]
 
     def action(self, count: np.ndarray) -> np.ndarray:
         """The action index each count takes: 0 below the first threshold, 1 from it, and so on."""
@@ -139,7 +144,7 @@ class Count:
 
     def bets_text(self) -> list[str]:
         """The thresholds as a person reads them."""
-        used = [(t, i) for i, t in enumerate(self.thresholds) if t is not None]
+        used = self._bands()
         if self.stage == "deal":
             return [f"double down with {t} points or more" for t, _ in used] or ["never double down"]
         if not used:
