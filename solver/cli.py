@@ -9,6 +9,7 @@ import logging
 import math
 import os
 import re
+import signal
 import sys
 import tempfile
 import uuid
@@ -1029,6 +1030,16 @@ def compile_notice() -> Iterator[None]:
         marker.unlink(missing_ok=True)
 
 
+def _stop_workers_uninterrupted() -> None:
+    """End the workers with Ctrl-C ignored meanwhile: an interrupt inside loky's shutdown leaves its lock held,
+    and the process then hangs as it exits (or, in loky's exit hook, prints a traceback)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        stop_workers()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; bad input gives exit code 2 and a one-line message."""
     parser = build_parser()
@@ -1045,10 +1056,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                             category=UserWarning)
     # and loky says so when it replaces an idle worker between two stages of a solve: nothing is lost
     warnings.filterwarnings("ignore", message=r"A worker stopped while some jobs were given", category=UserWarning)
+    finished = False
     try:
         with compile_notice():
             args.func(args)
         sys.stdout.flush()
+        finished = True
+        if argv is None:  # the command's process ends next: its workers end here, not in loky's exit hook
+            _stop_workers_uninterrupted()
     except InputError as exc:
         print(f"mahjong-poker: error: {exc}", file=sys.stderr)
         return 2
@@ -1056,9 +1071,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a chunk finishing as the pool shuts down makes joblib's callback thread try to hand out the
         # next one, and log the refusal with a traceback: expected here, and nothing is lost
         logging.getLogger("concurrent.futures").disabled = True
-        stop_workers()
+        _stop_workers_uninterrupted()
         print("mahjong-poker: interrupted" + (" (finished chunks are kept: run the command again to resume)"
-                                             if args.command == "solve" else ""), file=sys.stderr)
+                                             if args.command == "solve" and not finished else ""), file=sys.stderr)
         return 130
     except BrokenPipeError:
         if not _stdout_closed():

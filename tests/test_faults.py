@@ -171,6 +171,37 @@ def test_a_semaphore_left_registered_by_a_killed_worker_does_not_add_to_the_one_
     assert one_line(process.stderr).startswith("mahjong-poker: interrupted")
 
 
+def test_a_finished_command_ends_its_workers_itself_and_a_ctrl_c_meanwhile_is_ignored(tmp_path: Path) -> None:
+    """A command that has printed its figures ends its workers before it returns, rather than leave them to
+    loky's exit hook (where a Ctrl-C printed a traceback), with Ctrl-C ignored meanwhile (an interrupt inside
+    loky's shutdown leaves a lock held, and the process hangs as it exits). Here a SIGINT lands just as the
+    workers are being ended: the command still exits 0, in silence, its workers gone."""
+    script = textwrap.dedent("""
+        import os, signal, sys, time
+        import solver.cli as cli
+        from joblib.externals.loky import reusable_executor
+        original = cli.stop_workers
+        def stop():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+            original()
+        cli.stop_workers = stop
+        sys.argv = ["mahjong-poker", *sys.argv[1:]]
+        code = cli.main()  # as the console script calls it
+        executor = reusable_executor._executor
+        assert executor is None or executor._flags.shutdown, "the workers outlive the command"
+        print("after main:", code)
+    """)
+    config = tmp_path / "two.toml"
+    config.write_text(TWO_SUITS_TOML)
+    process = subprocess.run([sys.executable, "-c", script, "solve", "--config", str(config), "--out",
+                              str(tmp_path / "solved"), "--jobs", "2", "--quiet"], capture_output=True, text=True,
+                             cwd=ROOT, timeout=300, preexec_fn=_interruptible)
+    assert process.returncode == 0, process.stderr
+    assert "after main: 0" in process.stdout and "house edge" in process.stdout
+    assert process.stderr == ""
+
+
 def test_a_paytable_stopped_while_variants_run_side_by_side_leaves_no_process_and_resumes(tmp_path: Path, capsys,
                                                                                           monkeypatch) -> None:
     """Ctrl-C while a paytable's variants are solved side by side in worker processes: one line, exit 130,
