@@ -105,8 +105,9 @@ def cmd_bonus(args: argparse.Namespace) -> None:
 
 
 def _add_bonus_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--targets", type=_fractions, metavar="E,E,...",
-                        help="house edges to meet by changing one payout, e.g. 0.02,0.05,0.10")
+    parser.add_argument("--targets", "--target", dest="targets", type=_fractions, metavar="E,E,...",
+                        help="house edges to meet by changing one payout, e.g. 0.02,0.05,0.10 (--target: the "
+                             "same, as paytable spells it)")
 
 
 def _fractions(text: str) -> tuple[float, ...]:
@@ -577,8 +578,9 @@ def _add_edge_arguments(parser: argparse.ArgumentParser) -> None:
                              "tian-hu, minimum bets) beside optimal play; each is a solve")
     parser.add_argument("--seats", type=_seat_range, default=range(0), metavar="N[-M]",
                         help="add a table of N (to M) seats, 1 to 6, simulated on one deck (docs/table.md)")
-    parser.add_argument("--hands", type=_hands, metavar="H",
-                        help="with --seats: hands at the table per number of seats (default 10^6)")
+    parser.add_argument("--hands", "--table-hands", dest="hands", type=_hands, metavar="H",
+                        help="with --seats: hands at the table per number of seats (default 10^6; "
+                             "--table-hands: the same, as chart spells it)")
     parser.add_argument("--seed", type=_seed, metavar="S", help="with --seats: random seed (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     _add_jobs(parser, -1, "processes for a solve or the table (default: all cores)")
@@ -739,8 +741,9 @@ def _add_paytable_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a payout and its values, e.g. tian_hu=4:6:0.5 or ting_hu=1,1.5 (repeatable)")
     parser.add_argument("--max-variants", type=_max_variants, default=MAX_VARIANTS, metavar="N",
                         help=f"refuse a grid of more variants than N (default {MAX_VARIANTS}): each is a solve")
-    parser.add_argument("--target", type=_fractions, metavar="E,E,...",
-                        help="house edges to reach by changing each --vary payout alone, e.g. 0.02,0.04,0.06")
+    parser.add_argument("--target", "--targets", dest="target", type=_fractions, metavar="E,E,...",
+                        help="house edges to reach by changing each --vary payout alone, e.g. 0.02,0.04,0.06 "
+                             "(--targets: the same, as bonus spells it)")
     parser.add_argument("--out", metavar="DIR",
                         help="write paytable.json, the variants' and targets' CSV files and plots here")
     _add_jobs(parser, -1, "parallel processes per solve (default -1: all cores)")
@@ -837,8 +840,9 @@ def _add_chart_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=_seat_range, default=range(0), metavar="N[-M]",
                         help="with --out: the report's par sheet adds a table of N (to M) seats, simulated "
                              "(as edge --seats)")
-    parser.add_argument("--table-hands", type=_hands, metavar="H",
-                        help="with --seats: hands at the table per number of seats (default 10^6)")
+    parser.add_argument("--table-hands", "--hands", dest="table_hands", type=_hands, metavar="H",
+                        help="with --seats: hands at the table per number of seats (default 10^6; --hands: "
+                             "the same, as edge spells it)")
     _add_jobs(parser, -1, "processes for --exact (default: all cores)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar for --exact")
 

@@ -52,6 +52,20 @@ def test_target_lists_may_be_negative_but_not_have_gaps(capsys) -> None:
     assert "'0.02,,0.05'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command, spellings, dest", [
+    ("bonus", ("--targets", "--target"), "targets"), ("paytable", ("--target", "--targets"), "target"),
+    ("edge", ("--hands", "--table-hands"), "hands"), ("chart", ("--table-hands", "--hands"), "table_hands")])
+def test_an_option_two_commands_spell_differently_takes_either_spelling(command: str, spellings: tuple[str, str],
+                                                                        dest: str) -> None:
+    """bonus --targets and paytable --target, edge --hands and chart --table-hands: each command takes the
+    other's spelling too, for the same value."""
+    from solver.cli import build_parser
+
+    parsed = [vars(build_parser().parse_args([command, spelling, "1000" if "hands" in dest else "0.02"]))[dest]
+              for spelling in spellings]
+    assert parsed[0] == parsed[1] and parsed[0] is not None
+
+
 def test_two_deck_config(tmp_path, capsys) -> None:
     path = tmp_path / "two.toml"
     path.write_text("[deck]\ndecks = 2\n")
