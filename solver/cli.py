@@ -1015,6 +1015,29 @@ def _stdout_closed() -> bool:
         return False
 
 
+COMPILE_MARKER_PREFIX = "mahjong-poker-compiling-"
+"""A compile notice's marker file: this, the command's process id, a dash and a random name."""
+
+
+def _sweep_compile_markers(folder: Path) -> None:
+    """Remove the markers of commands that are gone: a killed one (SIGKILL) could not remove its own."""
+    for left in folder.glob(f"{COMPILE_MARKER_PREFIX}*"):
+        pid = left.name.removeprefix(COMPILE_MARKER_PREFIX).split("-")[0]
+        if pid.isdigit() and not _running(int(pid)):
+            left.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process of that id exists (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 @contextmanager
 def compile_notice() -> Iterator[None]:
     """Within the block, the first process of the command to compile a kernel says so once on stderr
@@ -1025,7 +1048,9 @@ def compile_notice() -> Iterator[None]:
     if COMPILE_NOTICE_ENV in os.environ or not sys.stderr.isatty():
         yield
         return
-    marker = Path(tempfile.gettempdir()) / f"mahjong-poker-compiling-{os.getpid()}-{uuid.uuid4().hex}"
+    folder = Path(tempfile.gettempdir())
+    _sweep_compile_markers(folder)
+    marker = folder / f"{COMPILE_MARKER_PREFIX}{os.getpid()}-{uuid.uuid4().hex}"
     os.environ[COMPILE_NOTICE_ENV] = str(marker)
     try:
         yield

@@ -256,3 +256,30 @@ def test_a_users_processor_settings_for_numba_are_left_alone(monkeypatch, name: 
     monkeypatch.setattr(os, "environ", environment)
     jit._prefer_wide_vectors()
     assert environment == {name: "generic"}
+
+
+def test_a_killed_commands_compile_marker_is_swept_by_the_next(tmp_path, monkeypatch) -> None:
+    """SIGKILL leaves a command no time to remove its marker file: the next command at a terminal removes the
+    markers whose process is gone, and leaves a running one's (and any other file) alone."""
+    import os
+    import tempfile
+
+    from solver.cli import COMPILE_MARKER_PREFIX, compile_notice
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = tmp_path / f"{COMPILE_MARKER_PREFIX}{int(gone.stdout)}-abc"
+    running = tmp_path / f"{COMPILE_MARKER_PREFIX}{os.getpid()}-def"
+    other = tmp_path / "mahjong-poker-other"
+    for path in (left, running, other):
+        path.write_text("")
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    monkeypatch.delenv("MAHJONG_POKER_COMPILE_NOTICE", raising=False)
+    with compile_notice():
+        pass
+    assert not left.exists() and running.exists() and other.exists()
