@@ -138,7 +138,7 @@ def test_argument_errors_name_the_program_once() -> None:
     assert result.returncode == 2 and result.stderr == "mahjong-poker: error: unrecognized arguments: --bogus\n"
     result = run("bonus", "--targets")  # the sub-command's own parser: its name follows
     assert result.returncode == 2
-    assert result.stderr == "mahjong-poker: error: bonus: argument --targets: expected one argument\n"
+    assert result.stderr == "mahjong-poker: error: bonus: argument --targets/--target: expected one argument\n"
 
 
 def test_a_dask_scheduler_that_is_not_there_exits_2(tmp_path) -> None:
