@@ -43,6 +43,22 @@ def test_page_shows_no_markdown_marks(report: Path) -> None:
     assert not re.search(r"\*\w[^*<]*\*|`", text)
 
 
+def test_page_keeps_bets_and_hands_whole_and_names_decisions_as_the_rules_do(report: Path) -> None:
+    """In the page's tables a bet (F = 2) and a hand's card groups never wrap inside (no-break spaces), and the
+    par sheet's decisions are spelt as the rules spell them (claim tian-hu, fold fa-hu)."""
+    from solver.products.edge import decision_name
+
+    page = (report / "index.html").read_text()
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", page, flags=re.S)
+    assert any(re.fullmatch(r"F\u00a0=\u00a0\d", c) for c in cells)
+    assert not any(re.search(r"\w = \w", c) for c in cells)
+    assert not any(re.search(r"\d[mps] (\d+[mps]|J)\b", c) for c in cells)
+    assert any(re.search(r"\d[mps]\u00a0(\d+[mps]|J)\b", c) for c in cells)
+    assert "claim tian-hu" in cells and "decline di-hu" in cells and "fold fa-hu" in cells
+    assert [decision_name(k) for k in ("won_at_fa_hu", "ting_hu_bet", "double_down")] == [
+        "won at fa-hu", "ting-hu bet", "double down"]
+
+
 def test_page_is_self_contained(report: Path) -> None:
     page = (report / "index.html").read_text()
     assert page.count("<svg") == len(FIGURES)

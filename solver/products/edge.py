@@ -248,13 +248,18 @@ def _figure_rows(data: dict[str, Any]) -> list[list[str]]:
     ]
 
 
+def decision_name(key: str) -> str:
+    """A decision's key as the rules write it: ``claim_tian_hu`` -> ``claim tian-hu``."""
+    return key.replace("_hu", "-hu").replace("_", " ")
+
+
 def _decision_rows(decisions: dict[str, Any]) -> list[list[str]]:
     rows = []
     for name, value in decisions.items():
         if isinstance(value, dict):
-            rows += [[f"{name.replace('_', ' ')} {k}", f"{v:.6f}"] for k, v in value.items()]
+            rows += [[f"{decision_name(name)} {k}", f"{v:.6f}"] for k, v in value.items()]
         else:
-            rows.append([name.replace("_", " "), f"{value:.6f}"])
+            rows.append([decision_name(name), f"{value:.6f}"])
     return rows
 
 

@@ -103,6 +103,18 @@ def _inline(text: str) -> str:
     return out
 
 
+_KEPT_TOGETHER = (re.compile(r"(?<=\w) = (?=\w)"),  # a bet: F = 2
+                  re.compile(r"(?<=[mps]) (?=\d+[mps]\b|J\b)|(?<=\bJ) (?=\d+[mps]\b)"))  # a hand: 23m 246p J
+
+
+def _cell(text: str) -> str:
+    """A table cell's HTML: a bet (``F = 2``) and a hand's card groups (``23m 246p J``) never wrap inside."""
+    out = _inline(text)
+    for together in _KEPT_TOGETHER:
+        out = together.sub(lambda m: m.group(0).replace(" ", "\u00a0"), out)
+    return out
+
+
 def _plain(text: str) -> str:
     """Text without its inline marks, for a terminal."""
     for mark, _ in _MARKS:
@@ -141,7 +153,7 @@ def to_html(blocks: Sequence[Block], title: str) -> str:
             align = block.align or "l" * len(block.header)
             cls = ['class="num"' if a == "r" else "" for a in align]
             head = "".join(f"<th {c}>{_inline(h)}</th>" for h, c in zip(block.header, cls))
-            rows = "".join("<tr>" + "".join(f"<td {c}>{_inline(v)}</td>" for v, c in zip(row, cls)) + "</tr>"
+            rows = "".join("<tr>" + "".join(f"<td {c}>{_cell(v)}</td>" for v, c in zip(row, cls)) + "</tr>"
                            for row in block.rows)
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
         else:
