@@ -176,3 +176,22 @@ def test_ting_outs_against_a_naive_count() -> None:
         checked += 1
         with_outs += outs > 0
     assert with_outs >= 3  # the sample is not all dead hands
+
+
+def test_progress_eta_runs_at_the_rate_after_starting_up(monkeypatch, capsys) -> None:
+    """The first report comes after the workers start (20 s here); the hands after it come at 1,000 a second:
+    the ETA is at that rate (80 s for the 80,000 left at 20%), not the start's (80 s elapsed for 20,000: 320)."""
+    import sys
+
+    from solver.products import query
+
+    clock = iter([0.0, 20.0, 30.0, 40.0])
+    monkeypatch.setattr(query.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    report = query.stderr_progress("hands")
+    report(10_000, 100_000)  # at 20 s: no rate yet
+    report(20_000, 100_000)  # at 30 s
+    report(100_000, 100_000)  # at 40 s
+    lines = capsys.readouterr().err.split("\r")[1:]
+    assert lines == ["hands: 10000/100000 (10%), 20 s\x1b[K", "hands: 20000/100000 (20%), 30 s, ETA 80 s\x1b[K",
+                     "hands: 100000/100000 (100%), 40 s, ETA 0 s\x1b[K\n"]

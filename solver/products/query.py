@@ -388,16 +388,23 @@ def _relabel(options: list[Option], best: int, mapping: Relabelling, state: Stat
 
 
 def stderr_progress(label: str) -> Callable[[int, int], None] | None:
-    """A one-line progress report with ETA on standard error, or None when it is not a terminal."""
+    """A one-line progress report with ETA on standard error, or None when it is not a terminal. The ETA
+    is at the rate since the first report: the time before it (starting the workers, loading, compiling) is
+    spent once, and counted in would put the first ETAs many times too far."""
     if not sys.stderr.isatty():
         return None
     start = time.monotonic()
+    first: list[tuple[float, int]] = []  # the first report's time and count
 
     def report(done: int, total: int) -> None:
-        elapsed = time.monotonic() - start
-        eta = elapsed / done * (total - done) if done else 0.0
+        now = time.monotonic()
+        if not first:
+            first.append((now, done))
+        since, counted = first[0]
+        eta = f", ETA {(now - since) / (done - counted) * (total - done):.0f} s" if done > counted else ""
         end = "\n" if done == total else ""
-        print(f"\r{label}: {done}/{total} ({100 * done / total:.0f}%), {elapsed:.0f} s, ETA {eta:.0f} s",
+        # \x1b[K clears what a longer line before left at the end
+        print(f"\r{label}: {done}/{total} ({100 * done / total:.0f}%), {now - start:.0f} s{eta}\x1b[K",
               end=end, file=sys.stderr, flush=True)
 
     return report
