@@ -1028,7 +1028,7 @@ def _sweep_compile_markers(folder: Path) -> None:
 
 
 def _running(pid: int) -> bool:
-    """Whether a process of that id exists (one of another user's counts)."""
+    """Whether a process of that id exists (another user's counts: it may not be signalled, but it is there)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -82,7 +82,8 @@ class Count:
 
     @property
     def lines(self) -> int:
-        """What a person learns: the features with points, the touching rule, each threshold used."""
+        """What a person learns: the features with points, the touching rule, each threshold some count
+        reaches first (:meth:`_bands`)."""
         return sum(p != 0 for p in self.points) + (self.touching != 0) + len(self._bands())
 
     def _bands(self) -> list[tuple[int, int]]:
